@@ -11,6 +11,9 @@ const testPathIgnorePatterns = ['/node_modules/', '/generated/', '/\\.data/'];
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // jest 30 reads testTimeout only at the top level, not per project: integration suites start
+  // real processes, so they get 60 s; unit tests finish long before either limit matters.
+  testTimeout: 60_000,
   projects: [
     {
       displayName: 'unit',
@@ -29,7 +32,6 @@ module.exports = {
       testPathIgnorePatterns,
       globalSetup: '<rootDir>/jest/integration-setup.ts',
       globalTeardown: '<rootDir>/jest/integration-teardown.ts',
-      testTimeout: 60_000,
     },
   ],
 };

@@ -1,0 +1,67 @@
+// Issue 2's benchmark: search and describe through the whole platform (gateway → cache or
+// registry over the bus), beside a bare express "hello" measured in the same run, so the
+// platform's overhead reads as a ratio that holds across machines.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { startTestStack } from '@svc/testkit';
+import { type LoadOptions, type LoadResult, measure } from './load';
+import { formatTable } from './report';
+
+async function startHelloServer(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'hello-server.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
+  const { port } = JSON.parse(chunk.toString().split('\n')[0] ?? '{}') as { port: number };
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+export async function benchCatalog(options: LoadOptions): Promise<void> {
+  // LOG_LEVEL warn: at info the gateway writes one line per request, which would measure our log
+  // pipe (the harness captures every line in memory) more than the platform.
+  const stack = await startTestStack({
+    services: ['gateway', 'registry', 'wallet'],
+    env: { LOG_LEVEL: 'warn' },
+    quiet: true,
+  });
+  const hello = await startHelloServer();
+  try {
+    const api = stack.gatewayUrl;
+    const rows: LoadResult[] = [];
+    const baseline = await measure(
+      { name: 'bare express+helmet /hello', url: `${hello.url}/hello` },
+      options,
+    );
+    rows.push(baseline);
+    rows.push(
+      await measure(
+        { name: 'search (cache hit)', url: `${api}/api/capabilities?q=certificate+transparency` },
+        options,
+      ),
+    );
+    rows.push(
+      await measure({ name: 'describe crt (cache hit)', url: `${api}/api/capabilities/crt` }, options),
+    );
+    // A new q per request: every request misses the gateway cache and goes gateway → bus →
+    // registry → PostgreSQL full-text search → back.
+    rows.push(
+      await measure(
+        {
+          name: 'search (cache miss: registry over the bus)',
+          url: `${api}/api/capabilities`,
+          pathFor: (n) => `/api/capabilities?q=certificate+transparency+${n}`,
+        },
+        options,
+      ),
+    );
+    console.log(
+      `\nCatalog: ${options.connections} connections, ${options.durationSeconds} s per scenario ` +
+        `(after ${options.warmupSeconds} s warm-up), load generator on the same machine.\n`,
+    );
+    console.log(formatTable(rows, baseline));
+  } finally {
+    hello.child.kill('SIGTERM');
+    await stack.close();
+  }
+}

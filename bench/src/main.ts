@@ -1,0 +1,52 @@
+// `pnpm bench [scenario]`: finds or starts PostgreSQL and Redis (as the integration tests do),
+// runs the scenarios and prints their figures. Figures go to docs/performance.md by hand, with the
+// date and the machine. Tune with BENCH_CONNECTIONS (32), BENCH_DURATION_S (10), BENCH_WARMUP_S (3).
+import { findWorkspaceRoot, prepareIntegrationStack } from '@svc/devstack';
+import { benchCatalog } from './catalog';
+import type { LoadOptions } from './load';
+
+const scenarios: Record<string, (options: LoadOptions) => Promise<void>> = {
+  catalog: benchCatalog,
+};
+
+function intFromEnv(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, got "${text}"`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const requested = process.argv.slice(2);
+  const unknown = requested.filter((name) => !(name in scenarios));
+  if (unknown.length > 0) {
+    throw new Error(
+      `unknown scenario(s): ${unknown.join(', ')}; known: ${Object.keys(scenarios).join(', ')}`,
+    );
+  }
+  const options: LoadOptions = {
+    connections: intFromEnv('BENCH_CONNECTIONS', 32),
+    durationSeconds: intFromEnv('BENCH_DURATION_S', 10),
+    warmupSeconds: intFromEnv('BENCH_WARMUP_S', 3),
+  };
+  const infra = await prepareIntegrationStack({
+    rootDir: findWorkspaceRoot(__dirname),
+    givenDatabaseUrl: process.env.TEST_DATABASE_ADMIN_URL,
+    givenRedisUrl: process.env.TEST_REDIS_URL,
+  });
+  process.env.TEST_DATABASE_ADMIN_URL = infra.databaseAdminUrl;
+  process.env.TEST_REDIS_URL = infra.redisUrl;
+  try {
+    for (const name of requested.length > 0 ? requested : Object.keys(scenarios)) {
+      await scenarios[name]?.(options);
+    }
+  } finally {
+    await Promise.allSettled(infra.stops.map((stop) => stop()));
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

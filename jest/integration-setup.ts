@@ -1,0 +1,25 @@
+// jest globalSetup of the `integration` project (see jest.config.js): runs once, in jest's main
+// process, before any *.int.test.ts suite. It makes sure a PostgreSQL and a Redis answer and puts
+// their URLs in process.env.TEST_DATABASE_ADMIN_URL / TEST_REDIS_URL. Test workers are forked after
+// this and inherit process.env (packages/devstack/test/integration-env.int.test.ts checks that).
+import {
+  consoleLogger,
+  findWorkspaceRoot,
+  prepareIntegrationStack,
+  redactUrl,
+} from '../packages/devstack/src/index';
+import { setIntegrationStack } from './integration-stack';
+
+const logger = consoleLogger('integration-setup');
+
+export default async function integrationSetup(): Promise<void> {
+  const stack = await prepareIntegrationStack({
+    rootDir: findWorkspaceRoot(__dirname),
+    givenDatabaseUrl: process.env.TEST_DATABASE_ADMIN_URL,
+    givenRedisUrl: process.env.TEST_REDIS_URL,
+  });
+  setIntegrationStack({ stops: stack.stops });
+  process.env.TEST_DATABASE_ADMIN_URL = stack.databaseAdminUrl;
+  process.env.TEST_REDIS_URL = stack.redisUrl;
+  logger.info(`PostgreSQL ${redactUrl(stack.databaseAdminUrl)}, Redis ${redactUrl(stack.redisUrl)}`);
+}

@@ -1,0 +1,210 @@
+import type { Scope } from '@svc/contracts';
+import { Prisma, type PrismaClient } from '@svc/db';
+import { generateApiKey, parseApiKey } from './api-key-format';
+import { parseScopes, scopesFromStored } from './scopes';
+import { digestsEqual, hashSecret } from './secret-hash';
+
+// last_used_at is written at most once per this interval per key, so verification does not turn
+// every authenticated request into a database write.
+const DEFAULT_TOUCH_INTERVAL_MS = 60_000;
+// A new key id can collide with an existing one (≈62 bits, so practically never) and two
+// concurrent creates can race on a new client name; both surface as a unique violation (P2002)
+// and are retried with a fresh transaction.
+const CREATE_ATTEMPTS = 3;
+const MAX_NAME_LENGTH = 200; // chars, client names and key labels
+
+export interface CreateApiKeyInput {
+  clientName: string;
+  scopes: readonly string[];
+  label?: string | null;
+}
+
+export interface CreatedApiKey {
+  clientId: string;
+  keyId: string;
+  /** The whole key. Returned once, never stored: only SHA-256 of its secret is. */
+  apiKey: string;
+}
+
+/** Runs inside the creation transaction (e.g. the admin CLI's opening balance and spend cap). */
+export type CreateApiKeyHook = (tx: Prisma.TransactionClient, created: CreatedApiKey) => Promise<void>;
+
+export interface VerifiedApiKey {
+  clientId: string;
+  clientName: string;
+  keyId: string;
+  scopes: Scope[];
+}
+
+export interface ApiKeyListing {
+  clientId: string;
+  clientName: string;
+  keyId: string;
+  scopes: string[];
+  label: string | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface ApiKeyStoreOptions {
+  /** Clock, for tests. */
+  now?: () => Date;
+  /** Minimum time between two last_used_at writes for one key, ms (default 60 000). */
+  touchIntervalMs?: number;
+}
+
+function cleanName(value: string, what: string): string {
+  const trimmed = value.trim();
+  if (trimmed.length === 0 || trimmed.length > MAX_NAME_LENGTH) {
+    throw new RangeError(`${what} must be 1 to ${MAX_NAME_LENGTH} characters`);
+  }
+  return trimmed;
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
+}
+
+/** API keys and their clients in the `auth` schema. */
+export class ApiKeyStore {
+  private readonly now: () => Date;
+  private readonly touchIntervalMs: number;
+
+  constructor(
+    private readonly prisma: PrismaClient,
+    options: ApiKeyStoreOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.touchIntervalMs = options.touchIntervalMs ?? DEFAULT_TOUCH_INTERVAL_MS;
+  }
+
+  /**
+   * Creates a key for a client, creating the client by name if it does not exist, in one
+   * transaction (together with whatever `withinTransaction` writes). Throws UnknownScopeError for
+   * a scope outside spec §5.3 and RangeError for an empty scope list or a bad name/label.
+   */
+  async create(
+    input: CreateApiKeyInput,
+    options: { withinTransaction?: CreateApiKeyHook } = {},
+  ): Promise<CreatedApiKey> {
+    const clientName = cleanName(input.clientName, 'client name');
+    const scopes = parseScopes(input.scopes);
+    if (scopes.length === 0) {
+      throw new RangeError('a key needs at least one scope');
+    }
+    const label = input.label == null || input.label.trim() === '' ? null : cleanName(input.label, 'label');
+
+    for (let attempt = 1; ; attempt += 1) {
+      const key = generateApiKey();
+      try {
+        return await this.prisma.$transaction(async (tx) => {
+          const client = await tx.client.upsert({
+            where: { name: clientName },
+            create: { name: clientName },
+            update: {},
+          });
+          await tx.apiKey.create({
+            data: {
+              keyId: key.keyId,
+              clientId: client.id,
+              // Copied into a plain Uint8Array: Prisma's Bytes type wants an ArrayBuffer-backed view.
+              secretHash: new Uint8Array(hashSecret(key.secret)),
+              scopes,
+              label,
+            },
+          });
+          const created: CreatedApiKey = { clientId: client.id, keyId: key.keyId, apiKey: key.apiKey };
+          await options.withinTransaction?.(tx, created);
+          return created;
+        });
+      } catch (err) {
+        if (attempt >= CREATE_ATTEMPTS || !isUniqueViolation(err)) {
+          throw err;
+        }
+      }
+    }
+  }
+
+  /**
+   * The identity behind a presented key, or null. Malformed keys and bad checksums are rejected
+   * before any lookup. For a well-formed key the secret is hashed and compared in constant time
+   * whether or not the key id exists (a dummy digest stands in), so response time does not tell
+   * which key ids exist. Revoked keys verify as null.
+   */
+  async verify(presented: string): Promise<VerifiedApiKey | null> {
+    const parsed = parseApiKey(presented);
+    if (parsed === null) {
+      return null;
+    }
+    const row = await this.prisma.apiKey.findUnique({
+      where: { keyId: parsed.keyId },
+      include: { client: true },
+    });
+    const live = row !== null && row.revokedAt === null ? row : null;
+    const matches = digestsEqual(hashSecret(parsed.secret), live?.secretHash ?? null);
+    if (live === null || !matches) {
+      return null;
+    }
+    await this.touch(live.id, live.lastUsedAt);
+    return {
+      clientId: live.clientId,
+      clientName: live.client.name,
+      keyId: live.keyId,
+      scopes: scopesFromStored(live.scopes),
+    };
+  }
+
+  /** Keys (newest last), optionally of one client. Never returns a secret or its hash. */
+  async list(filter: { clientName?: string } = {}): Promise<ApiKeyListing[]> {
+    const rows = await this.prisma.apiKey.findMany({
+      where: filter.clientName === undefined ? {} : { client: { name: filter.clientName.trim() } },
+      select: {
+        keyId: true,
+        clientId: true,
+        scopes: true,
+        label: true,
+        createdAt: true,
+        lastUsedAt: true,
+        revokedAt: true,
+        client: { select: { name: true } },
+      },
+      orderBy: [{ createdAt: 'asc' }, { keyId: 'asc' }],
+    });
+    return rows.map((row) => ({
+      clientId: row.clientId,
+      clientName: row.client.name,
+      keyId: row.keyId,
+      scopes: row.scopes,
+      label: row.label,
+      createdAt: row.createdAt,
+      lastUsedAt: row.lastUsedAt,
+      revokedAt: row.revokedAt,
+    }));
+  }
+
+  /** Revokes a key by id. True if this call revoked it; false if unknown or already revoked. */
+  async revoke(keyId: string): Promise<boolean> {
+    const { count } = await this.prisma.apiKey.updateMany({
+      where: { keyId, revokedAt: null },
+      data: { revokedAt: this.now() },
+    });
+    return count > 0;
+  }
+
+  /**
+   * Records use at most once per touch interval. The condition sits in the UPDATE itself, so
+   * concurrent requests (or gateway replicas) that all saw a stale value still write only once.
+   */
+  private async touch(id: string, lastUsedAt: Date | null): Promise<void> {
+    const now = this.now();
+    const threshold = new Date(now.getTime() - this.touchIntervalMs);
+    if (lastUsedAt !== null && lastUsedAt > threshold) {
+      return;
+    }
+    await this.prisma.apiKey.updateMany({
+      where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: threshold } }] },
+      data: { lastUsedAt: now },
+    });
+  }
+}

@@ -1,0 +1,23 @@
+export type { GeneratedApiKey, ParsedApiKey } from './api-key-format';
+export {
+  API_KEY_LENGTH,
+  API_KEY_PREFIX,
+  extractKeyId,
+  formatApiKey,
+  generateApiKey,
+  isKeyId,
+  parseApiKey,
+} from './api-key-format';
+export type {
+  ApiKeyListing,
+  ApiKeyStoreOptions,
+  CreateApiKeyHook,
+  CreateApiKeyInput,
+  CreatedApiKey,
+  VerifiedApiKey,
+} from './api-key-store';
+export { ApiKeyStore } from './api-key-store';
+export type { ProvisionClientInput } from './provision-client';
+export { DEFAULT_OPENING_BALANCE_NOTE, provisionClient } from './provision-client';
+export { allScopes, hasScopes, isScope, parseScopes, UnknownScopeError } from './scopes';
+export { digestsEqual, hashSecret } from './secret-hash';

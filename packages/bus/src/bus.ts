@@ -1,0 +1,246 @@
+import { ServiceUnavailableError } from '@svc/errors';
+import type { Logger } from '@svc/log';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { type Closable, closeWithin, once } from './closable';
+import { createErrorLogLimiter, createRedis } from './redis';
+
+export interface CreateBusOptions {
+  redisUrl: string;
+  /** Namespace of every key and channel (BullMQ `prefix`): tests use a unique one, prod may share a Redis. */
+  prefix: string;
+  logger: Logger;
+  /** ms: budget for `close()` as a whole; what is still open then is disconnected. Default 5_000. */
+  closeTimeoutMs?: number;
+}
+
+/** The handle every bus function takes. */
+export interface Bus extends Closable {
+  readonly prefix: string;
+  /**
+   * The shared producer connection (made on first use, `enableOfflineQueue: false`): for health
+   * checks and quick commands. Never use it for blocking commands.
+   */
+  readonly redis: Redis;
+  readonly logger: Logger;
+}
+
+/** Shutdown phases, closed in this order: consumers stop taking work before their queues go. */
+type Phase = 'consumers' | 'queues' | 'connections';
+const PHASES: readonly Phase[] = ['consumers', 'queues', 'connections'];
+
+const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+
+/** The Bus implementation; other bus modules reach its internals through `busInternals`. */
+class BusImpl implements Bus {
+  readonly prefix: string;
+  readonly logger: Logger;
+  readonly redisUrl: string;
+  readonly closeTimeoutMs: number;
+  private producer: Redis | undefined;
+  private workerTemplate: Redis | undefined;
+  private readonly queues = new Map<string, Queue>();
+  private readonly events = new Map<string, Promise<QueueEvents>>();
+  private readonly owned = new Map<Phase, Set<Closable>>(PHASES.map((phase) => [phase, new Set()]));
+  private closed = false;
+  readonly close: () => Promise<void>;
+
+  constructor(options: CreateBusOptions) {
+    this.prefix = options.prefix;
+    this.logger = options.logger;
+    this.redisUrl = options.redisUrl;
+    this.closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    this.close = once(() => this.closeAll());
+  }
+
+  get redis(): Redis {
+    this.assertOpen();
+    if (!this.producer) {
+      const producer = createRedis(this.redisUrl, {
+        role: 'producer',
+        name: `${this.prefix}:producer`,
+        logger: this.logger,
+      });
+      this.producer = producer;
+      this.own('connections', { close: () => quitOrDisconnect(producer, this.closeTimeoutMs) });
+    }
+    return this.producer;
+  }
+
+  /**
+   * The producer connection once it can take commands. Waits only while a first connection attempt
+   * is in flight (at most `maxWaitMs`); when Redis is known to be down it fails at once, so callers
+   * answer 503 fast instead of hanging (STYLE "Queues and workers").
+   */
+  async readyProducer(maxWaitMs: number): Promise<Redis> {
+    // A request that outlives shutdown gets the same 503 as one during a Redis outage.
+    if (this.closed) throw new ServiceUnavailableError('message bus is closed');
+    const redis = this.redis;
+    if (redis.status === 'ready') return redis;
+    if (redis.status === 'connecting' || redis.status === 'connect') {
+      const ready = await waitForReady(redis, maxWaitMs);
+      if (ready) return redis;
+    }
+    throw new ServiceUnavailableError('message bus is unavailable');
+  }
+
+  /**
+   * A connection for BullMQ Workers and QueueEvents to duplicate (they each make their own
+   * connections from it; BullMQ owns and closes those). One per bus: the template itself stays idle.
+   */
+  blockingConnection(): Redis {
+    this.assertOpen();
+    if (!this.workerTemplate) {
+      const template = createRedis(this.redisUrl, {
+        role: 'worker',
+        name: `${this.prefix}:worker`,
+        logger: this.logger,
+      });
+      this.workerTemplate = template;
+      this.own('connections', { close: () => quitOrDisconnect(template, this.closeTimeoutMs) });
+    }
+    return this.workerTemplate;
+  }
+
+  /** One producer-side Queue per queue name, on the shared producer connection. */
+  queue(name: string): Queue {
+    this.assertOpen();
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, {
+        connection: this.redis,
+        prefix: this.prefix,
+        // Fail fast while Redis is down instead of waiting for "ready" (the producer has no offline
+        // queue); the version check would need an INFO round trip before the first add.
+        skipWaitingForReady: true,
+        skipVersionCheck: true,
+      });
+      this.logErrors(queue, `queue ${name}`);
+      // Every call waiting in `job.waitUntilFinished` listens for the queue's 'closing' event: with
+      // hundreds of concurrent calls the default cap of 10 listeners would warn about a leak.
+      queue.setMaxListeners(0);
+      this.queues.set(name, queue);
+      const created = queue;
+      this.own('queues', {
+        close: () => closeWithin(() => created.close(), this.closeTimeoutMs).then(() => {}),
+      });
+    }
+    return queue;
+  }
+
+  /**
+   * One QueueEvents per (process, queue), shared by every waiting call: a QueueEvents holds a
+   * blocking XREAD connection, so one per call would cost a connection and a round trip each.
+   *
+   * It starts reading after the newest event that exists now (not at `$` when its first XREAD
+   * happens to run), so a reply that lands between a caller's `add` and that first XREAD is not lost.
+   */
+  queueEvents(name: string): Promise<QueueEvents> {
+    this.assertOpen();
+    let events = this.events.get(name);
+    if (!events) {
+      events = this.createQueueEvents(name);
+      this.events.set(name, events);
+      // A failed creation (Redis down) must not be cached: the next call tries again.
+      events.catch(() => this.events.delete(name));
+    }
+    return events;
+  }
+
+  private async createQueueEvents(name: string): Promise<QueueEvents> {
+    const producer = await this.readyProducer(this.closeTimeoutMs);
+    const newest = await producer.xrevrange(this.queue(name).toKey('events'), '+', '-', 'COUNT', 1);
+    this.assertOpen();
+    const events = new QueueEvents(name, {
+      connection: this.blockingConnection(),
+      prefix: this.prefix,
+      lastEventId: newest[0]?.[0] ?? '0-0',
+    });
+    this.logErrors(events, `queue events ${name}`);
+    this.own('queues', {
+      close: () => closeWithin(() => events.close(), this.closeTimeoutMs).then(() => {}),
+    });
+    return events;
+  }
+
+  /** Registers something for `close()`; returns the function that forgets it (when closed on its own). */
+  own(phase: Phase, closable: Closable): () => void {
+    this.assertOpen();
+    const set = this.owned.get(phase);
+    set?.add(closable);
+    return () => set?.delete(closable);
+  }
+
+  /** Logs an emitter's `error` events, rate-limited (BullMQ re-emits every connection error). */
+  logErrors(emitter: { on(event: 'error', listener: (err: Error) => void): unknown }, what: string): void {
+    const limiter = createErrorLogLimiter();
+    emitter.on('error', (err: Error) => {
+      const verdict = limiter.record();
+      if (verdict.log)
+        this.logger.warn({ err: err.message, suppressed: verdict.suppressed }, `${what}: error`);
+    });
+  }
+
+  assertOpen(): void {
+    if (this.closed) throw new Error(`bus ${this.prefix} is closed`);
+  }
+
+  private async closeAll(): Promise<void> {
+    this.closed = true;
+    const deadline = Date.now() + this.closeTimeoutMs;
+    for (const phase of PHASES) {
+      const items = [...(this.owned.get(phase) ?? [])];
+      const budget = Math.max(1, deadline - Date.now());
+      await Promise.all(items.map((item) => closeWithin(() => item.close(), budget)));
+    }
+    // A connection whose QUIT did not finish in time is dropped hard so the process can exit. (Not
+    // on an ended one: ioredis would arm a 2 s socket-destroy timer that keeps the process alive.)
+    for (const redis of [this.producer, this.workerTemplate]) {
+      if (redis && redis.status !== 'end') redis.disconnect();
+    }
+  }
+}
+
+/** QUIT (lets in-flight replies arrive), or a hard disconnect when that takes too long or Redis is down. */
+async function quitOrDisconnect(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'end') return;
+  if (redis.status !== 'ready') {
+    redis.disconnect();
+    return;
+  }
+  await closeWithin(
+    () => redis.quit().then(() => {}),
+    timeoutMs,
+    () => redis.disconnect(),
+  );
+}
+
+function waitForReady(redis: Redis, maxWaitMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const finish = (ready: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      redis.off('error', onFail);
+      redis.off('close', onFail);
+      resolve(ready);
+    };
+    const onReady = () => finish(true);
+    const onFail = () => finish(false);
+    const timer = setTimeout(onFail, maxWaitMs);
+    redis.once('ready', onReady);
+    redis.once('error', onFail);
+    redis.once('close', onFail);
+  });
+}
+
+export function createBus(options: CreateBusOptions): Bus {
+  return new BusImpl(options);
+}
+
+/** Internal: the implementation behind a Bus (only `createBus` makes them). */
+export function busInternals(bus: Bus): BusImpl {
+  if (!(bus instanceof BusImpl)) throw new TypeError('not a bus made by createBus');
+  return bus;
+}
+
+export type { BusImpl };

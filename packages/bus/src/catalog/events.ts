@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/**
+ * Every event, by name: published on Redis pub/sub and delivered to every subscribed replica.
+ *
+ * Pub/sub is lossy: a subscriber that is disconnected (Redis restart, network blip) misses what was
+ * published meanwhile, and nothing replays it. Consumers therefore treat events as hints to refresh
+ * early and must also expire what they cache on a TTL of their own. Payloads evolve additively
+ * (new fields optional): replicas of different versions receive the same message.
+ */
+export const eventCatalog = {
+  /** The registry's catalog changed: caches of capability lists and descriptions are stale. */
+  'catalog.changed': z.object({
+    /** Opaque version of the catalog after the change (e.g. a hash of all manifests). */
+    version: z.string(),
+    /** Slugs added, changed or removed; empty when unknown (treat as "everything"). */
+    changed_slugs: z.array(z.string()),
+  }),
+} as const satisfies Record<string, z.ZodType>;
+
+export type EventCatalog = typeof eventCatalog;
+export type EventName = keyof EventCatalog;
+/** What a publisher passes (schema input). */
+export type EventPayloadInput<N extends EventName> = z.input<EventCatalog[N]>;
+/** What a subscriber receives (parsed). */
+export type EventPayload<N extends EventName> = z.output<EventCatalog[N]>;
+
+export function isEventName(name: string): name is EventName {
+  return Object.hasOwn(eventCatalog, name);
+}

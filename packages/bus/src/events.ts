@@ -1,0 +1,119 @@
+import { formatZodError, ServiceUnavailableError } from '@svc/errors';
+import type { Logger } from '@svc/log';
+import { type Bus, busInternals } from './bus';
+import {
+  type EventCatalog,
+  type EventName,
+  type EventPayload,
+  type EventPayloadInput,
+  eventCatalog,
+  isEventName,
+} from './catalog/events';
+import { type Closable, closeWithin, once } from './closable';
+import { eventChannel } from './names';
+import { createRedis } from './redis';
+import { safeParseWith } from './schema';
+
+/**
+ * Typed events over Redis pub/sub: every subscribed replica gets every event (fan-out), unlike a
+ * queue where one consumer takes each job. Lossy while a subscriber is disconnected (see
+ * eventCatalog): consumers also keep a TTL on whatever the events refresh.
+ */
+
+export type EventHandler<N extends EventName> = (payload: EventPayload<N>) => void | Promise<void>;
+export type EventHandlers = { [N in EventName]?: EventHandler<N> };
+
+export interface Subscription extends Closable {
+  /** Resolves once Redis confirmed the subscriptions (events published before that are missed). */
+  waitUntilReady(): Promise<void>;
+}
+
+/** ms: how long a publish waits for the producer's first connection before failing with 503. */
+const PUBLISH_CONNECT_WAIT_MS = 2_000;
+
+/**
+ * Validates and publishes one event. Returns how many subscribers received it. Throws TypeError for
+ * a payload that does not match the catalog (a programming error) and ServiceUnavailableError when
+ * Redis is down (the event is lost: publishers log it and rely on consumers' TTLs).
+ */
+export async function publishEvent<N extends EventName>(
+  bus: Bus,
+  name: N,
+  payload: EventPayloadInput<N>,
+): Promise<number> {
+  const parsed = eventCatalog[name].safeParse(payload);
+  if (!parsed.success) throw new TypeError(`invalid ${name} event: ${formatZodError(parsed.error)}`);
+  const internals = busInternals(bus);
+  const redis = await internals.readyProducer(PUBLISH_CONNECT_WAIT_MS);
+  try {
+    return await redis.publish(eventChannel(bus.prefix, name), JSON.stringify(parsed.data));
+  } catch (err) {
+    internals.logger.warn(
+      { event: name, err: err instanceof Error ? err.message : String(err) },
+      'event not published',
+    );
+    throw new ServiceUnavailableError('message bus is unavailable');
+  }
+}
+
+/**
+ * Subscribes `handlers` on a connection of their own (a connection in subscriber mode can run no
+ * other command). Payloads that fail their schema are logged and dropped; a handler that throws is
+ * logged and does not stop later events.
+ */
+export function subscribeEvents(bus: Bus, handlers: EventHandlers): Subscription {
+  const internals = busInternals(bus);
+  const logger = internals.logger;
+  const redis = createRedis(internals.redisUrl, { role: 'subscriber', name: `${bus.prefix}:events`, logger });
+
+  const byChannel = new Map<string, EventName>();
+  for (const name of Object.keys(handlers)) {
+    if (isEventName(name)) byChannel.set(eventChannel(bus.prefix, name), name);
+  }
+  const subscribed =
+    byChannel.size > 0 ? redis.subscribe(...byChannel.keys()).then(() => {}) : Promise.resolve();
+  // Failure here means the connection closed before subscribing; the caller sees it in waitUntilReady().
+  subscribed.catch(() => {});
+
+  redis.on('message', (channel: string, message: string) => {
+    const name = byChannel.get(channel);
+    if (name) void deliver(name, handlers, message, logger);
+  });
+
+  const close = once(async () => {
+    untrack();
+    await closeWithin(
+      () => redis.quit().then(() => {}),
+      internals.closeTimeoutMs,
+      () => redis.disconnect(),
+    );
+  });
+  const untrack = internals.own('consumers', { close });
+  return { close, waitUntilReady: () => subscribed };
+}
+
+async function deliver<N extends EventName>(
+  name: N,
+  handlers: EventHandlers,
+  message: string,
+  logger: Logger,
+): Promise<void> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(message);
+  } catch {
+    logger.warn({ event: name }, 'event dropped: not JSON');
+    return;
+  }
+  const parsed = safeParseWith<EventCatalog[N]>(eventCatalog[name], raw);
+  if (!parsed.success) {
+    logger.warn({ event: name, err: formatZodError(parsed.error) }, 'event dropped: invalid payload');
+    return;
+  }
+  const handler: EventHandler<N> | undefined = handlers[name];
+  try {
+    await handler?.(parsed.data);
+  } catch (err) {
+    logger.error({ event: name, err }, 'event handler failed');
+  }
+}

@@ -1,0 +1,144 @@
+import { formatZodError, ServiceUnavailableError } from '@svc/errors';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { type Bus, busInternals } from './bus';
+import {
+  type JobCatalog,
+  type JobName,
+  type JobPayload,
+  type JobPayloadInput,
+  type JobResultInput,
+  jobCatalog,
+} from './catalog/jobs';
+import { type Closable, closeWithin, once } from './closable';
+import { jobQueueName } from './names';
+import { safeParseWith } from './schema';
+
+export interface EnqueueOptions {
+  /**
+   * Domain id that deduplicates the job (e.g. `run-<runId>`): adding a job whose id is still
+   * retained (waiting, active, or kept after finishing) adds nothing. Must not contain `:`.
+   */
+  jobId?: string;
+}
+
+/** ms: how long enqueueing waits for the producer's first connection before failing with 503. */
+const ENQUEUE_CONNECT_WAIT_MS = 2_000;
+
+/**
+ * Validates and adds a job to `jobs.<name>` with the catalog's options. Returns the job id (the
+ * existing one when deduplicated). Throws TypeError for an invalid payload or job id (programming
+ * errors) and ServiceUnavailableError when Redis is down.
+ */
+export async function enqueueJob<N extends JobName>(
+  bus: Bus,
+  name: N,
+  payload: JobPayloadInput<N>,
+  options: EnqueueOptions = {},
+): Promise<{ jobId: string }> {
+  const definition = jobCatalog[name];
+  const parsed = definition.payload.safeParse(payload);
+  if (!parsed.success) throw new TypeError(`invalid ${name} job: ${formatZodError(parsed.error)}`);
+  if (options.jobId?.includes(':')) throw new TypeError(`job id must not contain ':' (${options.jobId})`);
+  const internals = busInternals(bus);
+  await internals.readyProducer(ENQUEUE_CONNECT_WAIT_MS);
+  try {
+    const job = await internals.queue(jobQueueName(name)).add(name, parsed.data, {
+      ...definition.options,
+      ...(options.jobId ? { jobId: options.jobId } : {}),
+    });
+    return { jobId: job.id ?? '' };
+  } catch (err) {
+    internals.logger.warn(
+      { job: name, err: err instanceof Error ? err.message : String(err) },
+      'job not enqueued',
+    );
+    throw new ServiceUnavailableError('message bus is unavailable');
+  }
+}
+
+/** What a job handler is told besides its payload. */
+export interface JobContext {
+  jobId: string;
+  /** 1 on the first try; retries (transient faults) count up to the catalog's `attempts`. */
+  attempt: number;
+  /** Aborted when the worker is closing or the job is cancelled: stop cooperatively. */
+  signal: AbortSignal;
+}
+
+export type JobHandler<N extends JobName> = (
+  payload: JobPayload<N>,
+  context: JobContext,
+) => Promise<JobResultInput<N>>;
+
+export interface ProcessJobsOptions {
+  /** Jobs handled at once by this process. Default 1: job handlers may be CPU- or memory-heavy. */
+  concurrency?: number;
+  /** ms: how long `close()` waits for running jobs before dropping the connections. Default 30_000. */
+  closeTimeoutMs?: number;
+}
+
+export interface JobProcessor extends Closable {
+  waitUntilReady(): Promise<void>;
+}
+
+/**
+ * Consumes `jobs.<name>` on connections of its own. A payload that fails its schema throws
+ * UnrecoverableError (retrying cannot fix it; the job is kept as failed for inspection); any other
+ * error from the handler is retried per the catalog's attempts/backoff, so handlers must be
+ * idempotent (delivery is at-least-once).
+ */
+export function processJobs<N extends JobName>(
+  bus: Bus,
+  name: N,
+  handler: JobHandler<N>,
+  options: ProcessJobsOptions = {},
+): JobProcessor {
+  const internals = busInternals(bus);
+  const logger = internals.logger.child({ job: name });
+  const definition = jobCatalog[name];
+  const closeTimeoutMs = options.closeTimeoutMs ?? 30_000;
+
+  const processJob = async (job: Job, _token?: string, signal?: AbortSignal) => {
+    const payload = safeParseWith<JobCatalog[N]['payload']>(definition.payload, job.data);
+    if (!payload.success) {
+      const message = `invalid ${name} payload: ${formatZodError(payload.error)}`;
+      logger.error({ jobId: job.id }, message);
+      throw new UnrecoverableError(message);
+    }
+    const context: JobContext = {
+      jobId: job.id ?? '',
+      attempt: job.attemptsMade + 1,
+      signal: signal ?? new AbortController().signal,
+    };
+    const result = safeParseWith<JobCatalog[N]['result']>(
+      definition.result,
+      await handler(payload.data, context),
+    );
+    if (!result.success)
+      throw new UnrecoverableError(`invalid ${name} result: ${formatZodError(result.error)}`);
+    return result.data;
+  };
+
+  const worker = new Worker(jobQueueName(name), processJob, {
+    connection: internals.blockingConnection(),
+    prefix: internals.prefix,
+    concurrency: options.concurrency ?? 1,
+    name: `${name}:${process.pid}`,
+  });
+  internals.logErrors(worker, `job worker ${name}`);
+  worker.on('failed', (job, err) => {
+    logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job failed');
+  });
+
+  const close = once(async () => {
+    untrack();
+    const inTime = await closeWithin(
+      () => worker.close(),
+      closeTimeoutMs,
+      () => worker.disconnect(),
+    );
+    if (!inTime) logger.warn({ timeout_ms: closeTimeoutMs }, 'jobs still running at close; dropped');
+  });
+  const untrack = internals.own('consumers', { close });
+  return { close, waitUntilReady: () => worker.waitUntilReady() };
+}

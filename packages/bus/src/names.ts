@@ -1,0 +1,28 @@
+/**
+ * Registry of every Redis name the bus uses (queue names and pub/sub channels).
+ *
+ * These names are a wire contract between deployed processes: jobs already waiting in a queue are
+ * only ever seen by workers listening on the same name. NEVER rename a queue or channel without a
+ * drain plan (stop producers, let consumers empty the old queue, then switch), and never reuse an
+ * old name for a different payload.
+ *
+ * BullMQ 6 rejects queue names that contain `:` (it uses `:` to build its own keys,
+ * `<prefix>:<queue>:<type>`), so the `rpc:<service>` / `jobs:<name>` of docs/architecture.md are
+ * spelled `rpc.<service>` / `jobs.<name>` here. Every key is further namespaced by the bus prefix
+ * (BullMQ `prefix` option), so several environments or test suites can share one Redis.
+ */
+
+/** Queue a service answers its RPC methods on: `rpc.registry`, `rpc.wallet`, … */
+export function rpcQueueName(service: string): string {
+  return `rpc.${service}`;
+}
+
+/** Queue of one background job type: `jobs.system.echo`, … */
+export function jobQueueName(job: string): string {
+  return `jobs.${job}`;
+}
+
+/** Pub/sub channel of one event type, namespaced by the bus prefix: `<prefix>:events:catalog.changed`. */
+export function eventChannel(prefix: string, event: string): string {
+  return `${prefix}:events:${event}`;
+}

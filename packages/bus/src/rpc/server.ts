@@ -1,0 +1,140 @@
+import {
+  AppError,
+  BadRequestError,
+  formatZodError,
+  InternalError,
+  ServiceUnavailableError,
+} from '@svc/errors';
+import type { Logger } from '@svc/log';
+import { type Job, Worker } from 'bullmq';
+import { z } from 'zod';
+import { type Bus, busInternals } from '../bus';
+import { type RpcCatalog, type RpcService, rpcCatalog } from '../catalog/rpc';
+import { type Closable, closeWithin, once } from '../closable';
+import { rpcQueueName } from '../names';
+import { safeParseWith } from '../schema';
+import { errorReply, okReply, type RpcReply } from './envelope';
+import type { HandledMethodName, RpcContext, RpcHandlers, RpcMethods } from './types';
+
+export interface ServeRpcOptions {
+  /** Jobs handled at once by this process. Default 32: handlers are I/O-bound (database, Redis). */
+  concurrency?: number;
+  /** ms: how long `close()` waits for running handlers before dropping the connections. Default 10_000. */
+  closeTimeoutMs?: number;
+}
+
+export interface RpcServer extends Closable {
+  /** Resolves once the worker's connections are up (it takes jobs from then on). */
+  waitUntilReady(): Promise<void>;
+}
+
+/** The handlers a service passes to `serveRpc`: one per catalog method except `ping`. */
+export type ServiceHandlers<S extends RpcService> = RpcHandlers<RpcCatalog[S]>;
+
+const DEFAULT_CONCURRENCY = 32;
+const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
+
+/** Job data as it arrives: never trusted (any process with access to Redis can add jobs). */
+const RpcJobDataSchema = z.object({ request: z.unknown(), deadline: z.number() });
+
+const startedAt = Date.now();
+
+/**
+ * Answers `rpc.<service>` with `handlers` (plus `ping`). Every job completes with an envelope
+ * (`{ok: true, data}` or `{ok: false, error}`), so domain errors reach the caller as values and the
+ * queue never retries them; a handler that throws something other than an AppError becomes a 500
+ * "internal error" (logged here, hidden from the caller). Requests past their deadline are dropped
+ * unrun: their caller has answered 503 already.
+ */
+export function serveRpc<S extends RpcService>(
+  bus: Bus,
+  service: S,
+  handlers: ServiceHandlers<S>,
+  options: ServeRpcOptions = {},
+): RpcServer {
+  return serve<RpcCatalog[S]>(bus, service, rpcCatalog[service], handlers, options);
+}
+
+function serve<Methods extends RpcMethods>(
+  bus: Bus,
+  service: string,
+  methods: Methods,
+  handlers: RpcHandlers<Methods>,
+  options: ServeRpcOptions,
+): RpcServer {
+  const internals = busInternals(bus);
+  const logger = internals.logger.child({ rpc: service });
+  const closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+
+  const isHandled = (name: string): name is HandledMethodName<Methods> =>
+    name !== 'ping' && Object.hasOwn(handlers, name) && Object.hasOwn(methods, name);
+
+  const processJob = async (job: Job): Promise<RpcReply> => {
+    const data = RpcJobDataSchema.safeParse(job.data);
+    if (!data.success)
+      return errorReply(new BadRequestError(`malformed RPC job: ${formatZodError(data.error)}`));
+    const { request, deadline } = data.data;
+    if (Date.now() > deadline) {
+      logger.debug(
+        { method: job.name, late_ms: Date.now() - deadline },
+        'rpc: dropped request past its deadline',
+      );
+      return errorReply(new ServiceUnavailableError('request expired before it was processed'));
+    }
+    if (job.name === 'ping') {
+      return okReply({ service, pid: process.pid, uptime_s: (Date.now() - startedAt) / 1000 });
+    }
+    if (!isHandled(job.name))
+      return errorReply(new BadRequestError(`unknown RPC method ${service}.${job.name}`));
+    const context: RpcContext = { deadline, requestId: job.id ?? '' };
+    return runMethod(methods, handlers, job.name, request, context, logger);
+  };
+
+  const worker = new Worker(rpcQueueName(service), processJob, {
+    connection: internals.blockingConnection(),
+    prefix: internals.prefix,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    name: `${service}:${process.pid}`,
+  });
+  internals.logErrors(worker, `rpc worker ${service}`);
+
+  const close = once(async () => {
+    untrack();
+    const inTime = await closeWithin(
+      () => worker.close(),
+      closeTimeoutMs,
+      () => worker.disconnect(),
+    );
+    if (!inTime) logger.warn({ timeout_ms: closeTimeoutMs }, 'rpc: handlers still running at close; dropped');
+  });
+  const untrack = internals.own('consumers', { close });
+  return { close, waitUntilReady: () => worker.waitUntilReady() };
+}
+
+async function runMethod<Methods extends RpcMethods, M extends HandledMethodName<Methods>>(
+  methods: Methods,
+  handlers: RpcHandlers<Methods>,
+  method: M,
+  raw: unknown,
+  context: RpcContext,
+  logger: Logger,
+): Promise<RpcReply> {
+  const definition = methods[method];
+  if (!definition) return errorReply(new BadRequestError(`unknown RPC method ${method}`));
+  const request = safeParseWith<Methods[M]['request']>(definition.request, raw);
+  if (!request.success) return errorReply(new BadRequestError(formatZodError(request.error)));
+  try {
+    const handler = handlers[method];
+    const result = await handler(request.data, context);
+    const response = safeParseWith<Methods[M]['response']>(definition.response, result);
+    if (response.success) return okReply(response.data);
+    logger.error(
+      { method, err: formatZodError(response.error) },
+      'rpc: handler answer does not match the response schema',
+    );
+  } catch (err) {
+    if (err instanceof AppError) return errorReply(err);
+    logger.error({ method, err }, 'rpc: handler failed');
+  }
+  return errorReply(new InternalError('internal error'));
+}

@@ -1,0 +1,118 @@
+import { ServiceUnavailableError } from '@svc/errors';
+import { type Bus, createBus, type EventPayload, eventChannel, publishEvent, subscribeEvents } from '../src';
+import {
+  closedPortUrl,
+  deletePrefix,
+  eventually,
+  memoryLogger,
+  redisUrl,
+  sleep,
+  uniquePrefix,
+} from './helpers';
+
+const prefix = uniquePrefix('events');
+const { logger, lines } = memoryLogger();
+let bus: Bus;
+
+beforeAll(() => {
+  bus = createBus({ redisUrl, prefix, logger });
+});
+
+afterAll(async () => {
+  await bus.close();
+  await deletePrefix(prefix);
+});
+
+describe('events over Redis pub/sub', () => {
+  it('fans one event out to every subscriber', async () => {
+    const first: Array<EventPayload<'catalog.changed'>> = [];
+    const second: Array<EventPayload<'catalog.changed'>> = [];
+    const a = subscribeEvents(bus, { 'catalog.changed': (event) => void first.push(event) });
+    const b = subscribeEvents(bus, { 'catalog.changed': (event) => void second.push(event) });
+    try {
+      await Promise.all([a.waitUntilReady(), b.waitUntilReady()]);
+      const receivers = await publishEvent(bus, 'catalog.changed', { version: 'v2', changed_slugs: ['crt'] });
+      expect(receivers).toBe(2);
+      await eventually(() => first.length === 1 && second.length === 1);
+      expect(first).toEqual([{ version: 'v2', changed_slugs: ['crt'] }]);
+      expect(second).toEqual(first);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('logs and drops an invalid payload, then keeps delivering', async () => {
+    const received: Array<EventPayload<'catalog.changed'>> = [];
+    const subscription = subscribeEvents(bus, { 'catalog.changed': (event) => void received.push(event) });
+    try {
+      await subscription.waitUntilReady();
+      const channel = eventChannel(prefix, 'catalog.changed');
+      await bus.redis.publish(channel, JSON.stringify({ version: 7 }));
+      await bus.redis.publish(channel, 'not json');
+      await publishEvent(bus, 'catalog.changed', { version: 'v3', changed_slugs: [] });
+      await eventually(() => received.length === 1);
+      await sleep(50);
+      expect(received).toEqual([{ version: 'v3', changed_slugs: [] }]);
+      const dropped = lines().filter((line) => String(line.msg).startsWith('event dropped'));
+      expect(dropped.map((line) => line.msg)).toEqual([
+        'event dropped: invalid payload',
+        'event dropped: not JSON',
+      ]);
+    } finally {
+      await subscription.close();
+    }
+  });
+
+  it('keeps delivering after a handler throws', async () => {
+    let calls = 0;
+    const subscription = subscribeEvents(bus, {
+      'catalog.changed': () => {
+        calls += 1;
+        throw new Error('handler bug');
+      },
+    });
+    try {
+      await subscription.waitUntilReady();
+      await publishEvent(bus, 'catalog.changed', { version: 'a', changed_slugs: [] });
+      await publishEvent(bus, 'catalog.changed', { version: 'b', changed_slugs: [] });
+      await eventually(() => calls === 2);
+      expect(lines().some((line) => line.msg === 'event handler failed')).toBe(true);
+    } finally {
+      await subscription.close();
+    }
+  });
+
+  it('refuses to publish an invalid payload', async () => {
+    // @ts-expect-error version must be a string
+    await expect(publishEvent(bus, 'catalog.changed', { version: 1, changed_slugs: [] })).rejects.toThrow(
+      TypeError,
+    );
+  });
+
+  it('does not deliver events of another prefix', async () => {
+    const other = createBus({ redisUrl, prefix: `${prefix}-other`, logger });
+    const received: unknown[] = [];
+    const subscription = subscribeEvents(other, { 'catalog.changed': (event) => void received.push(event) });
+    try {
+      await subscription.waitUntilReady();
+      await publishEvent(bus, 'catalog.changed', { version: 'mine', changed_slugs: [] });
+      await sleep(100);
+      expect(received).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('publishing on a closed-port Redis fails fast with 503', async () => {
+    const down = createBus({ redisUrl: await closedPortUrl(), prefix, logger });
+    try {
+      const started = Date.now();
+      await expect(
+        publishEvent(down, 'catalog.changed', { version: 'x', changed_slugs: [] }),
+      ).rejects.toBeInstanceOf(ServiceUnavailableError);
+      expect(Date.now() - started).toBeLessThan(1_500);
+    } finally {
+      await down.close();
+    }
+  });
+});

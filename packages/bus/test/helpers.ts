@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger, type Logger } from '@svc/log';
+import { createRedis } from '../src';
+
+/** Redis of the integration run (jest/integration-setup.ts sets TEST_REDIS_URL). */
+export const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A key prefix no other suite (or earlier run) uses. */
+export function uniquePrefix(suite: string): string {
+  return `test-bus-${suite}-${randomBytes(4).toString('hex')}`;
+}
+
+/** A logger whose JSON lines are kept in memory, so tests can assert what was logged. */
+export function memoryLogger(service = 'bus-test'): {
+  logger: Logger;
+  lines: () => Array<Record<string, unknown>>;
+} {
+  const raw: string[] = [];
+  const logger = createLogger({
+    service,
+    level: 'debug',
+    destination: { write: (line: string) => raw.push(line) },
+  });
+  const lines = () =>
+    raw.map((line) => {
+      const parsed: Record<string, unknown> = JSON.parse(line);
+      return parsed;
+    });
+  return { logger, lines };
+}
+
+/** Deletes every key under `prefix` (SCAN, not KEYS: the Redis may be shared). */
+export async function deletePrefix(prefix: string): Promise<void> {
+  const redis = createRedis(redisUrl, {
+    role: 'worker',
+    name: `${prefix}:cleanup`,
+    logger: memoryLogger().logger,
+  });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
+}
+
+/** Resolves when `predicate` holds, polling every 10 ms; rejects after `timeoutMs`. */
+export async function eventually(
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 5_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(10);
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A redis:// URL on a loopback port nothing listens on (bound then released). */
+export async function closedPortUrl(): Promise<string> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return `redis://127.0.0.1:${address.port}`;
+}

@@ -1,0 +1,97 @@
+import { Queue } from 'bullmq';
+import { type Bus, createBus, enqueueJob, jobQueueName, processJobs } from '../src';
+import { deletePrefix, eventually, memoryLogger, redisUrl, sleep, uniquePrefix } from './helpers';
+
+const prefix = uniquePrefix('jobs');
+const { logger } = memoryLogger();
+let bus: Bus;
+
+beforeAll(() => {
+  bus = createBus({ redisUrl, prefix, logger });
+});
+
+afterAll(async () => {
+  await bus.close();
+  await deletePrefix(prefix);
+});
+
+describe('typed job queues', () => {
+  it('processes a job and deduplicates by jobId', async () => {
+    const seen: string[] = [];
+    const first = await enqueueJob(bus, 'system.echo', { message: 'hello' }, { jobId: 'echo-1' });
+    const again = await enqueueJob(bus, 'system.echo', { message: 'hello again' }, { jobId: 'echo-1' });
+    const other = await enqueueJob(bus, 'system.echo', { message: 'other' });
+    expect(first.jobId).toBe('echo-1');
+    expect(again.jobId).toBe('echo-1');
+    expect(other.jobId).not.toBe('echo-1');
+
+    const processor = processJobs(bus, 'system.echo', async ({ message }, { attempt }) => {
+      expect(attempt).toBe(1);
+      seen.push(message);
+      return { message };
+    });
+    try {
+      await eventually(() => seen.length === 2);
+      await sleep(200);
+      expect(seen.sort()).toEqual(['hello', 'other']);
+
+      // Still deduplicated after completion, while the completed job is retained.
+      await enqueueJob(bus, 'system.echo', { message: 'late duplicate' }, { jobId: 'echo-1' });
+      await sleep(200);
+      expect(seen).not.toContain('late duplicate');
+
+      const queue = new Queue(jobQueueName('system.echo'), { connection: { url: redisUrl }, prefix });
+      try {
+        expect((await queue.getJob('echo-1'))?.returnvalue).toEqual({ message: 'hello' });
+      } finally {
+        await queue.close();
+      }
+    } finally {
+      await processor.close();
+    }
+  });
+
+  it('rejects an invalid payload or job id before enqueueing', async () => {
+    // @ts-expect-error message must be a string
+    await expect(enqueueJob(bus, 'system.echo', { message: 42 })).rejects.toThrow(TypeError);
+    await expect(enqueueJob(bus, 'system.echo', { message: 'x' }, { jobId: 'run:1' })).rejects.toThrow(
+      /must not contain/,
+    );
+  });
+
+  it('fails an invalid queued payload once, without retries (UnrecoverableError)', async () => {
+    const queue = new Queue(jobQueueName('system.echo'), { connection: { url: redisUrl }, prefix });
+    let handled = 0;
+    const processor = processJobs(bus, 'system.echo', async ({ message }) => {
+      handled += 1;
+      return { message };
+    });
+    try {
+      const job = await queue.add('system.echo', { message: ['not', 'a', 'string'] }, { attempts: 5 });
+      await eventually(async () => (await queue.getJobState(job.id ?? '')) === 'failed');
+      const failed = await queue.getJob(job.id ?? '');
+      expect(failed?.attemptsMade).toBe(1);
+      expect(failed?.failedReason).toMatch(/invalid system.echo payload/);
+      expect(handled).toBe(0);
+    } finally {
+      await processor.close();
+      await queue.close();
+    }
+  });
+
+  it('retries a transient handler failure', async () => {
+    let tries = 0;
+    const processor = processJobs(bus, 'system.echo', async ({ message }, { attempt }) => {
+      tries = attempt;
+      if (attempt < 2) throw new Error('transient');
+      return { message };
+    });
+    try {
+      await enqueueJob(bus, 'system.echo', { message: 'retry me' }, { jobId: 'retry-1' });
+      // First backoff: 0.5 to 1 s (1 s with jitter 0.5).
+      await eventually(() => tries === 2, 5_000);
+    } finally {
+      await processor.close();
+    }
+  });
+});

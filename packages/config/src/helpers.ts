@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+/** Longest value echoed in an error message; longer ones are cut (they are never secrets: see below). */
+const MAX_ECHO = 40;
+
+function echo(value: string): string {
+  return JSON.stringify(value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}…` : value);
+}
+
+/**
+ * An integer variable within [min, max]. The value is echoed in the error: use only for
+ * non-secret numbers.
+ */
+function integerVar(min: number, max: number, what: string) {
+  return z.string().transform((text, ctx) => {
+    const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected ${what} between ${min} and ${max}, got ${echo(text)}`,
+      });
+      return z.NEVER;
+    }
+    return value;
+  });
+}
+
+/** A TCP port, 1..65535. */
+export function port(defaultPort?: number) {
+  const schema = integerVar(1, 65_535, 'an integer');
+  return defaultPort === undefined ? schema : schema.default(defaultPort);
+}
+
+/**
+ * A duration in whole milliseconds, 1..2147483647 (the largest delay setTimeout honours; above it
+ * Node fires after 1 ms). Name such variables `*_MS`.
+ */
+export function durationMs(defaultMs?: number) {
+  const schema = integerVar(1, 2_147_483_647, 'a duration in milliseconds');
+  return defaultMs === undefined ? schema : schema.default(defaultMs);
+}
+
+const TRUE = new Set(['true', '1', 'yes']);
+const FALSE = new Set(['false', '0', 'no']);
+
+/** A boolean: true/false, 1/0, yes/no (any letter case). */
+export function booleanFlag(defaultValue?: boolean) {
+  const schema = z.string().transform((text, ctx) => {
+    const key = text.trim().toLowerCase();
+    if (TRUE.has(key)) return true;
+    if (FALSE.has(key)) return false;
+    ctx.addIssue({ code: 'custom', message: `expected true/false, 1/0 or yes/no, got ${echo(text)}` });
+    return z.NEVER;
+  });
+  return defaultValue === undefined ? schema : schema.default(defaultValue);
+}
+
+/**
+ * A URL with one of `protocols` (e.g. ['redis:', 'rediss:']). URLs often embed passwords, so the
+ * error says only what is expected, never the value.
+ */
+export function urlVar(protocols: readonly string[], defaultUrl?: string) {
+  const expected = `must be a ${protocols.map((p) => `${p}//`).join(' or ')} URL (value not shown)`;
+  const schema = z.string().refine((text) => {
+    try {
+      return protocols.includes(new URL(text).protocol);
+    } catch {
+      return false;
+    }
+  }, expected);
+  return defaultUrl === undefined ? schema : schema.default(defaultUrl);
+}
+
+/** One of a fixed set of words; the value is echoed (these are never secrets). Add `.default()` at the use site. */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, {
+    error: (issue) => `expected one of ${values.join(', ')}, got ${echo(String(issue.input))}`,
+  });
+}

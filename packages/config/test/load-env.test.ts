@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import {
+  baseEnv,
+  booleanFlag,
+  ConfigError,
+  databaseEnv,
+  durationMs,
+  healthEnv,
+  loadEnv,
+  port,
+  redisEnv,
+} from '../src/index';
+
+const ServiceEnv = z.object({ ...baseEnv, ...redisEnv, ...databaseEnv, ...healthEnv, PORT: port(8080) });
+const DATABASE_URL = 'postgres://svc:s3cr3t-pw@127.0.0.1:5432/svc';
+
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadEnv', () => {
+  test('applies defaults and converts types', () => {
+    expect(loadEnv(ServiceEnv, { DATABASE_URL, HEALTH_PORT: '9101' })).toEqual({
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      BUS_PREFIX: 'svc',
+      RPC_TIMEOUT_MS: 3000,
+      DATABASE_URL,
+      HEALTH_PORT: 9101,
+      PORT: 8080,
+    });
+  });
+
+  test('reads given values', () => {
+    const env = loadEnv(ServiceEnv, {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'debug',
+      REDIS_URL: 'rediss://:pw@redis.internal:6380/2',
+      BUS_PREFIX: 'test_1-a',
+      RPC_TIMEOUT_MS: '250',
+      DATABASE_URL: 'postgresql://localhost/db',
+      HEALTH_PORT: '1',
+      PORT: '65535',
+    });
+    expect(env).toMatchObject({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'debug',
+      RPC_TIMEOUT_MS: 250,
+      PORT: 65535,
+      HEALTH_PORT: 1,
+    });
+  });
+
+  test('the error names every bad variable and why, in one message', () => {
+    const err = configError(() => loadEnv(ServiceEnv, { PORT: 'abc', HEALTH_PORT: '9101' }));
+    expect(err.message).toBe(
+      'Invalid configuration: DATABASE_URL: required; PORT: expected an integer between 1 and 65535, got "abc"',
+    );
+    expect(err.problems).toEqual([
+      { variable: 'DATABASE_URL', message: 'required' },
+      { variable: 'PORT', message: 'expected an integer between 1 and 65535, got "abc"' },
+    ]);
+  });
+
+  test('an empty variable counts as unset', () => {
+    expect(loadEnv(ServiceEnv, { DATABASE_URL, HEALTH_PORT: '9101', PORT: '', LOG_LEVEL: '' })).toMatchObject(
+      {
+        PORT: 8080,
+        LOG_LEVEL: 'info',
+      },
+    );
+    expect(configError(() => loadEnv(ServiceEnv, { DATABASE_URL: '', HEALTH_PORT: '9101' })).message).toBe(
+      'Invalid configuration: DATABASE_URL: required',
+    );
+  });
+
+  test('enumerations list the accepted words', () => {
+    const err = configError(() =>
+      loadEnv(ServiceEnv, { DATABASE_URL, HEALTH_PORT: '9101', LOG_LEVEL: 'loud', NODE_ENV: 'prod' }),
+    );
+    expect(err.message).toContain('NODE_ENV: expected one of development, test, production, got "prod"');
+    expect(err.message).toContain(
+      'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    );
+  });
+
+  test('URL variables never show their value (it may hold a password)', () => {
+    const err = configError(() =>
+      loadEnv(ServiceEnv, {
+        DATABASE_URL: 'mysql://root:hunter2@db/svc',
+        REDIS_URL: 'http://:redis-pass@cache:6379',
+        HEALTH_PORT: '9101',
+      }),
+    );
+    expect(err.message).toContain(
+      'DATABASE_URL: must be a postgres:// or postgresql:// URL (value not shown)',
+    );
+    expect(err.message).toContain('REDIS_URL: must be a redis:// or rediss:// URL (value not shown)');
+    expect(err.message).not.toContain('hunter2');
+    expect(err.message).not.toContain('redis-pass');
+    expect(
+      configError(() => loadEnv(ServiceEnv, { DATABASE_URL: 'not a url', HEALTH_PORT: '9101' })).message,
+    ).toContain('DATABASE_URL: must be a postgres');
+  });
+
+  test('BUS_PREFIX shape', () => {
+    expect(
+      configError(() => loadEnv(ServiceEnv, { DATABASE_URL, HEALTH_PORT: '9101', BUS_PREFIX: 'Bad Prefix' }))
+        .message,
+    ).toBe('Invalid configuration: BUS_PREFIX: must be 1-32 lowercase letters, digits, _ or -');
+  });
+
+  test('defaults to process.env', () => {
+    const key = 'SVC_CONFIG_TEST_PORT';
+    process.env[key] = '4321';
+    try {
+      expect(loadEnv(z.object({ [key]: port() }))).toEqual({ [key]: 4321 });
+    } finally {
+      delete process.env[key];
+    }
+  });
+});
+
+describe('helpers', () => {
+  const one = (schema: z.ZodType, value: string | undefined): unknown => {
+    const parsed: Record<string, unknown> = loadEnv(z.object({ V: schema }), { V: value });
+    return parsed.V;
+  };
+  const problem = (schema: z.ZodType, value: string | undefined) =>
+    configError(() => loadEnv(z.object({ V: schema }), { V: value })).problems[0]?.message;
+
+  test('port(): 1..65535 integers only', () => {
+    expect(one(port(), '80')).toBe(80);
+    expect(one(port(), ' 8080 ')).toBe(8080);
+    expect(one(port(3000), undefined)).toBe(3000);
+    for (const bad of ['0', '65536', '-1', '80.5', '1e3', 'http', '0x50']) {
+      expect(problem(port(), bad)).toBe(`expected an integer between 1 and 65535, got "${bad}"`);
+    }
+    expect(problem(port(), undefined)).toBe('required');
+  });
+
+  test('durationMs(): positive whole milliseconds within the setTimeout range', () => {
+    expect(one(durationMs(), '1500')).toBe(1500);
+    expect(one(durationMs(3000), undefined)).toBe(3000);
+    expect(problem(durationMs(), '0')).toBe(
+      'expected a duration in milliseconds between 1 and 2147483647, got "0"',
+    );
+    expect(problem(durationMs(), '3s')).toContain('got "3s"');
+    expect(problem(durationMs(), '2147483648')).toContain('between 1 and 2147483647');
+  });
+
+  test('booleanFlag(): true/false, 1/0, yes/no in any case', () => {
+    for (const yes of ['true', 'TRUE', '1', 'yes', 'Yes']) expect(one(booleanFlag(), yes)).toBe(true);
+    for (const no of ['false', 'False', '0', 'no', 'NO']) expect(one(booleanFlag(), no)).toBe(false);
+    expect(one(booleanFlag(true), undefined)).toBe(true);
+    expect(one(booleanFlag(false), undefined)).toBe(false);
+    expect(problem(booleanFlag(), 'maybe')).toBe('expected true/false, 1/0 or yes/no, got "maybe"');
+  });
+
+  test('echoed values are cut to 40 characters', () => {
+    const message = problem(port(), 'x'.repeat(100)) ?? '';
+    expect(message.length).toBeLessThan(100);
+    expect(message).toContain('…');
+  });
+});

@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import { BalanceResponse, WhoAmIResponse } from '../account';
+import {
+  CapabilityExecution,
+  CapabilityRecord,
+  CapabilitySummary,
+  FileRequirements,
+  Pricing,
+} from '../capability';
+import { DescribeCapabilityResponse, ListCapabilitiesResponse } from '../capability-api';
+import { ClientType, ErrorResponse, IdempotencyKey, Scope, UsdAmount } from '../common';
+import {
+  CrtCompletedRunResponse,
+  CrtInput,
+  CrtObservation,
+  CrtReplayRunResponse,
+  CrtResult,
+  CrtRunRequest,
+} from '../crt';
+import { EffectiveRunStatus, MachineRunStatus, RunState } from '../execution';
+import { HealthResponse, ReadinessResponse } from '../health';
+
+/**
+ * Named schemas under `components.schemas`. Every use of one of these exact zod instances in an
+ * operation becomes a `$ref`. Schemas no operation uses yet are rendered on the side given by
+ * `io`: request bodies (`input`: defaulted fields optional) or responses (`output`).
+ */
+export const componentSchemas: Readonly<Record<string, { schema: z.ZodType; io: 'input' | 'output' }>> = {
+  ErrorResponse: { schema: ErrorResponse, io: 'output' },
+  UsdAmount: { schema: UsdAmount, io: 'output' },
+  Scope: { schema: Scope, io: 'output' },
+  ClientType: { schema: ClientType, io: 'input' },
+  IdempotencyKey: { schema: IdempotencyKey, io: 'input' },
+  MachineRunStatus: { schema: MachineRunStatus, io: 'output' },
+  EffectiveRunStatus: { schema: EffectiveRunStatus, io: 'output' },
+  RunState: { schema: RunState, io: 'output' },
+  Pricing: { schema: Pricing, io: 'output' },
+  FileRequirements: { schema: FileRequirements, io: 'output' },
+  CapabilityExecution: { schema: CapabilityExecution, io: 'output' },
+  CapabilityRecord: { schema: CapabilityRecord, io: 'output' },
+  CapabilitySummary: { schema: CapabilitySummary, io: 'output' },
+  ListCapabilitiesResponse: { schema: ListCapabilitiesResponse, io: 'output' },
+  DescribeCapabilityResponse: { schema: DescribeCapabilityResponse, io: 'output' },
+  WhoAmIResponse: { schema: WhoAmIResponse, io: 'output' },
+  BalanceResponse: { schema: BalanceResponse, io: 'output' },
+  HealthResponse: { schema: HealthResponse, io: 'output' },
+  ReadinessResponse: { schema: ReadinessResponse, io: 'output' },
+  // Spec §2.6: the crt endpoint (§4.5) arrives with its own operation; its types are published now.
+  CrtInput: { schema: CrtInput, io: 'input' },
+  CrtRunRequest: { schema: CrtRunRequest, io: 'input' },
+  CrtObservation: { schema: CrtObservation, io: 'output' },
+  CrtResult: { schema: CrtResult, io: 'output' },
+  CrtCompletedRunResponse: { schema: CrtCompletedRunResponse, io: 'output' },
+  CrtReplayRunResponse: { schema: CrtReplayRunResponse, io: 'output' },
+};

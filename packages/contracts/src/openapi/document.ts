@@ -1,0 +1,59 @@
+import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { API_VERSION } from '../common';
+import { keepOpenObjectsOpen } from '../json-schema';
+import { accountOperations } from './account-operations';
+import { capabilityOperations } from './capability-operations';
+import { componentSchemas } from './components';
+import { type ApiOperation, toOpenApiOperation } from './operation';
+import { systemOperations } from './system-operations';
+
+/** Every REST operation. A new resource adds its `*-operations.ts` list here, nothing else. */
+export const apiOperations: readonly ApiOperation[] = [
+  ...capabilityOperations,
+  ...accountOperations,
+  ...systemOperations,
+];
+
+export type OpenApiDocument = ReturnType<typeof createDocument>;
+
+/** Builds the OpenAPI 3.1 description served at /openapi.json (spec §9: version label in `info`). */
+export function buildOpenApiDocument(operations: readonly ApiOperation[] = apiOperations): OpenApiDocument {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const op of operations) {
+    const item = paths[op.path] ?? {};
+    if (item[op.method]) throw new Error(`duplicate operation ${op.method.toUpperCase()} ${op.path}`);
+    item[op.method] = toOpenApiOperation(op);
+    paths[op.path] = item;
+  }
+  const schemas = Object.fromEntries(
+    Object.entries(componentSchemas).map(([name, c]) => [
+      name,
+      // zod-openapi renders a component no operation uses on its output side unless told otherwise.
+      c.io === 'input' ? c.schema.meta({ unusedIO: 'input' }) : c.schema,
+    ]),
+  );
+  return createDocument(
+    {
+      openapi: '3.1.0',
+      info: {
+        title: 'Capability Service',
+        version: API_VERSION,
+        description: 'Quote-first registry of executable capabilities: search, describe, quote, run.',
+      },
+      // Spec §5.1: HTTP bearer with an API key; operations without auth override this with `security: []`.
+      security: [{ bearerAuth: [] }],
+      components: {
+        schemas,
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'API key: `Authorization: Bearer <API_KEY>`.',
+          },
+        },
+      },
+      paths,
+    },
+    { override: keepOpenObjectsOpen },
+  );
+}

@@ -1,0 +1,96 @@
+import type { z } from 'zod';
+import type { ZodOpenApiOperationObject, ZodOpenApiParameters, ZodOpenApiResponsesObject } from 'zod-openapi';
+import { ErrorResponse, type Scope } from '../common';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Error statuses an operation may declare; each is answered with an ErrorResponse body. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 422 | 500 | 503 | 504;
+
+const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: 'Malformed request (e.g. a body that is not JSON).',
+  401: 'Missing, malformed, unknown or revoked API key.',
+  403: 'The API key lacks a required scope.',
+  404: 'Not found.',
+  405: 'Method not allowed on this path.',
+  409: 'Conflict with the current state (e.g. the same idempotency key still in flight).',
+  413: 'Request body too large.',
+  422: 'Invalid parameters or body; `error` names each offending field.',
+  500: 'Internal error; details are logged, never returned.',
+  503: 'A backing service is unavailable or timed out; retry later.',
+  504: 'A backing service did not answer in time.',
+};
+
+/**
+ * One REST operation, declared once in the resource's `*-operations.ts` file and turned into the
+ * OpenAPI document by buildOpenApiDocument(). `auth` drives both the security requirement and the
+ * `x-required-scopes` extension, so the document and the gateway's scope check can share it.
+ */
+export interface ApiOperation {
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/api/capabilities/{slug}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** `public`: no security requirement (spec §4: list and describe). `key`: bearer API key. */
+  auth: { kind: 'public' } | { kind: 'key'; scopes: readonly Scope[] };
+  params?: ZodOpenApiParameters;
+  body?: { schema: z.ZodType; description?: string };
+  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType };
+  /** Non-success responses with a body other than ErrorResponse (e.g. /readyz answers 503 with its report). */
+  otherResponses?: Partial<Record<ErrorStatus, { description: string; schema: z.ZodType }>>;
+  errors: readonly ErrorStatus[];
+}
+
+function scopeSentence(scopes: readonly Scope[]): string {
+  return scopes.length === 0
+    ? 'Requires a valid API key (any scope).'
+    : `Requires a valid API key with scope ${scopes.map((s) => `\`${s}\``).join(', ')}.`;
+}
+
+/** Renders one ApiOperation as a zod-openapi operation object. */
+export function toOpenApiOperation(op: ApiOperation): ZodOpenApiOperationObject {
+  const responses: ZodOpenApiResponsesObject = {
+    [`${op.success.status}`]: {
+      description: op.success.description,
+      content: { 'application/json': { schema: op.success.schema } },
+    },
+  };
+  for (const status of op.errors) {
+    responses[`${status}`] = {
+      description: ERROR_DESCRIPTIONS[status],
+      content: { 'application/json': { schema: ErrorResponse } },
+    };
+  }
+  const others = op.otherResponses ?? {};
+  for (const status of Object.keys(others).map(Number) as ErrorStatus[]) {
+    const response = others[status];
+    if (!response) continue;
+    responses[`${status}`] = {
+      description: response.description,
+      content: { 'application/json': { schema: response.schema } },
+    };
+  }
+  const authText = op.auth.kind === 'public' ? 'No authentication.' : scopeSentence(op.auth.scopes);
+  const operation: ZodOpenApiOperationObject = {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: [op.description, authText].filter(Boolean).join('\n\n'),
+    tags: op.tags,
+    responses,
+    // An explicit empty list overrides the document's global bearerAuth requirement.
+    security: op.auth.kind === 'public' ? [] : [{ bearerAuth: [] }],
+    'x-required-scopes': op.auth.kind === 'public' ? [] : [...op.auth.scopes],
+  };
+  if (op.params) operation.requestParams = op.params;
+  if (op.body) {
+    operation.requestBody = {
+      required: true,
+      ...(op.body.description ? { description: op.body.description } : {}),
+      content: { 'application/json': { schema: op.body.schema } },
+    };
+  }
+  return operation;
+}

@@ -1,0 +1,203 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { z } from 'zod';
+import { API_VERSION, type ApiOperation, apiOperations, buildOpenApiDocument } from '../src/index';
+import { arr, get, isObject, type JsonObject, obj } from './support/json';
+
+const VALIDATOR = path.join(__dirname, 'support', 'validate-openapi.mjs');
+
+/** Runs @seriousme/openapi-schema-validator in a child Node process (it is ESM-only). */
+function validate(document: unknown): JsonObject {
+  const out = execFileSync(process.execPath, [VALIDATOR], {
+    input: JSON.stringify(document),
+    encoding: 'utf8',
+  });
+  const result: unknown = JSON.parse(out);
+  if (!isObject(result)) throw new Error(`validator printed ${out}`);
+  return result;
+}
+
+/** The document as plain JSON, exactly what /openapi.json serves. */
+const asJson = (value: unknown): JsonObject => obj({ v: JSON.parse(JSON.stringify(value)) }, 'v');
+const doc = asJson(buildOpenApiDocument());
+const operation = (p: string, method = 'get'): JsonObject => obj(doc, 'paths', p, method);
+const responseCodes = (p: string): string[] => Object.keys(obj(operation(p), 'responses'));
+
+describe('buildOpenApiDocument', () => {
+  test('passes the OpenAPI 3.1 schema validator', () => {
+    const result = validate(doc);
+    expect(result.errors).toEqual([]);
+    expect(result).toMatchObject({ valid: true, version: '3.1' });
+  });
+
+  test('the validator does reject a broken document (the check can fail)', () => {
+    const broken = asJson(doc);
+    delete obj(broken, 'info').version;
+    obj(broken, 'paths', '/api/capabilities', 'get', 'responses', '200').content = 'nope';
+    expect(validate(broken).valid).toBe(false);
+  });
+
+  test('version label, bearer scheme and global security', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(get(doc, 'info', 'version')).toBe(API_VERSION);
+    expect(get(doc, 'components', 'securitySchemes', 'bearerAuth')).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  test('has exactly the operations of this issue', () => {
+    const listed = Object.entries(obj(doc, 'paths')).flatMap(([p, item]) =>
+      Object.keys(obj({ item }, 'item')).map((m) => `${m} ${p}`),
+    );
+    expect(listed.sort()).toEqual(
+      [
+        'get /api/capabilities',
+        'get /api/capabilities/{slug}',
+        'get /api/account/whoami',
+        'get /api/account/balance',
+        'get /healthz',
+        'get /readyz',
+        'get /openapi.json',
+      ].sort(),
+    );
+    // Spec §4.5: crt's types are published now, its path arrives with the crt issue.
+    expect(get(doc, 'paths', '/api/capabilities/crt/run')).toBeUndefined();
+  });
+
+  test('list, describe, health, readiness and the document itself carry no security (spec §4)', () => {
+    for (const p of [
+      '/api/capabilities',
+      '/api/capabilities/{slug}',
+      '/healthz',
+      '/readyz',
+      '/openapi.json',
+    ]) {
+      expect({ p, security: operation(p).security }).toEqual({ p, security: [] });
+    }
+  });
+
+  test('account operations need a key; balance names billing:read', () => {
+    expect(operation('/api/account/whoami').security).toEqual([{ bearerAuth: [] }]);
+    expect(operation('/api/account/whoami')['x-required-scopes']).toEqual([]);
+    const balance = operation('/api/account/balance');
+    expect(balance.security).toEqual([{ bearerAuth: [] }]);
+    expect(balance['x-required-scopes']).toEqual(['billing:read']);
+    expect(balance.description).toEqual(expect.stringContaining('billing:read'));
+    expect(responseCodes('/api/account/balance')).toEqual(
+      expect.arrayContaining(['200', '401', '403', '503']),
+    );
+    expect(responseCodes('/api/account/whoami')).toEqual(expect.arrayContaining(['200', '401']));
+  });
+
+  test('list takes q, category and limit from the query string', () => {
+    const params = arr(operation('/api/capabilities'), 'parameters');
+    expect(params.map((p) => `${get(p, 'in')}:${get(p, 'name')}`).sort()).toEqual([
+      'query:category',
+      'query:limit',
+      'query:q',
+    ]);
+    const limit = params.find((p) => get(p, 'name') === 'limit');
+    expect(get(limit, 'schema')).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(get(limit, 'required')).toBeFalsy();
+    expect(responseCodes('/api/capabilities')).toEqual(expect.arrayContaining(['200', '422', '503']));
+  });
+
+  test('describe takes a required slug path parameter and declares 404', () => {
+    expect(arr(operation('/api/capabilities/{slug}'), 'parameters')).toEqual([
+      expect.objectContaining({ in: 'path', name: 'slug', required: true }),
+    ]);
+    expect(responseCodes('/api/capabilities/{slug}')).toEqual(expect.arrayContaining(['200', '404']));
+  });
+
+  test('every error response is an ErrorResponse, except the readiness report', () => {
+    let checked = 0;
+    for (const [p, item] of Object.entries(obj(doc, 'paths'))) {
+      for (const [method, op] of Object.entries(obj({ item }, 'item'))) {
+        for (const [status, response] of Object.entries(obj(op, 'responses'))) {
+          if (Number(status) < 400) continue;
+          checked += 1;
+          const ref = get(response, 'content', 'application/json', 'schema', '$ref');
+          const expected =
+            p === '/readyz' ? '#/components/schemas/ReadinessResponse' : '#/components/schemas/ErrorResponse';
+          expect({ at: `${method} ${p} ${status}`, ref }).toEqual({
+            at: `${method} ${p} ${status}`,
+            ref: expected,
+          });
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
+  test('registers the crt types and renders the request ones on the request side', () => {
+    const schemas = obj(doc, 'components', 'schemas');
+    for (const name of [
+      'CrtInput',
+      'CrtRunRequest',
+      'CrtObservation',
+      'CrtResult',
+      'CrtCompletedRunResponse',
+      'CrtReplayRunResponse',
+      'ErrorResponse',
+    ]) {
+      expect(schemas).toHaveProperty(name);
+    }
+    expect(get(schemas, 'CrtRunRequest', 'required')).toEqual(['input']);
+    expect(get(schemas, 'CrtRunRequest', 'additionalProperties')).toBe(false);
+    expect(get(schemas, 'CrtInput', 'required')).toEqual(['apex']);
+    expect(get(schemas, 'CrtResult', 'additionalProperties')).toBe(false);
+    expect(arr(schemas, 'CrtResult', 'required')).toHaveLength(10);
+    expect(arr(schemas, 'CrtReplayRunResponse', 'required').sort()).toEqual([
+      'idempotent_replay',
+      'ok',
+      'run_id',
+      'status',
+    ]);
+    expect(get(schemas, 'ErrorResponse')).toMatchObject({
+      required: ['ok', 'error'],
+      additionalProperties: false,
+    });
+  });
+
+  test('no component is duplicated as a request and a response variant', () => {
+    expect(Object.keys(obj(doc, 'components', 'schemas')).filter((name) => name.endsWith('Output'))).toEqual(
+      [],
+    );
+  });
+
+  test('every $ref resolves inside the document', () => {
+    const refs = new Set<string>();
+    JSON.stringify(doc, (key, value: unknown) => {
+      if (key === '$ref' && typeof value === 'string') refs.add(value);
+      return value;
+    });
+    expect(refs.size).toBeGreaterThan(5);
+    for (const ref of refs) {
+      const target = get(doc, ...ref.replace(/^#\//, '').split('/'));
+      expect({ ref, found: target !== undefined }).toEqual({ ref, found: true });
+    }
+  });
+
+  test('an operation is added in one place and a duplicate is refused', () => {
+    const extra: ApiOperation = {
+      method: 'post',
+      path: '/api/example',
+      operationId: 'example',
+      summary: 'Example',
+      tags: ['example'],
+      auth: { kind: 'key', scopes: ['capabilities:run'] },
+      body: { schema: z.object({ a: z.string() }).strict() },
+      success: { status: 200, description: 'ok', schema: z.object({ ok: z.literal(true) }) },
+      errors: [401, 403, 422],
+    };
+    const extended = asJson(buildOpenApiDocument([...apiOperations, extra]));
+    expect(get(extended, 'paths', '/api/example', 'post', 'x-required-scopes')).toEqual(['capabilities:run']);
+    expect(get(extended, 'paths', '/api/example', 'post', 'requestBody', 'required')).toBe(true);
+    expect(validate(extended).valid).toBe(true);
+    const first = apiOperations[0];
+    if (!first) throw new Error('no operations');
+    expect(() => buildOpenApiDocument([...apiOperations, first])).toThrow(/duplicate operation/);
+  });
+});

@@ -1,0 +1,18 @@
+// @svc/db: Prisma schema, generated client, offline migrations (docs/architecture.md, docs/db.md).
+export type { PrismaClientOptions } from './client';
+export { createPrismaClient } from './client';
+export { databaseName } from './connection';
+export { dropDatabase, ensureDatabaseExists } from './database';
+export type {
+  ApiKey,
+  Capability,
+  Client,
+  LedgerEntry,
+  WalletAccount,
+} from './generated/prisma/client';
+export { LedgerEntryKind, Prisma, PrismaClient } from './generated/prisma/client';
+export type { CreatedMigration, CreateMigrationOptions } from './migrate/create-migration';
+export { createMigration } from './migrate/create-migration';
+export type { MigrateOptions, MigrateResult } from './migrate/migrate-database';
+export { migrateDatabase } from './migrate/migrate-database';
+export { MIGRATIONS_DIR, SCHEMA_PATH } from './migrate/migrations-dir';

@@ -1,0 +1,209 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+import { poolConfig } from '../src/connection';
+import { dropDatabase, ensureDatabaseExists, MIGRATIONS_DIR, migrateDatabase } from '../src/index';
+import { adminUrl, uniqueDatabaseUrl } from './test-database';
+
+const INIT = '20261121090414_init';
+
+async function query<R extends object>(url: string, sql: string, params: unknown[] = []): Promise<R[]> {
+  const client = new Client(poolConfig(url));
+  await client.connect();
+  try {
+    return (await client.query<R>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('migrateDatabase', () => {
+  const created: string[] = [];
+  async function freshDatabase(label: string): Promise<string> {
+    const url = uniqueDatabaseUrl(label);
+    created.push(url);
+    expect(await ensureDatabaseExists(url)).toBe(true);
+    return url;
+  }
+
+  // DROP DATABASE forces a checkpoint: a few hundred ms each, more than jest's default 5 s in all.
+  afterAll(async () => {
+    await Promise.all(created.map((url) => dropDatabase(url)));
+  }, 60_000);
+
+  it('creates every table in its service schema and records the migration like migrate deploy', async () => {
+    const url = await freshDatabase('fresh');
+    const lines: string[] = [];
+    const result = await migrateDatabase(url, { log: (line) => lines.push(line) });
+    expect(result.applied).toEqual([INIT]);
+    expect(lines).toEqual([`applied ${INIT}`]);
+
+    const tables = await query<{ schema: string; name: string }>(
+      url,
+      `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
+       WHERE table_schema IN ('auth', 'registry', 'wallet', 'public') ORDER BY 1, 2`,
+    );
+    expect(tables).toEqual([
+      { schema: 'auth', name: 'api_keys' },
+      { schema: 'auth', name: 'clients' },
+      { schema: 'public', name: '_prisma_migrations' },
+      { schema: 'registry', name: 'capabilities' },
+      { schema: 'wallet', name: 'accounts' },
+      { schema: 'wallet', name: 'ledger_entries' },
+    ]);
+
+    const rows = await query<{
+      migration_name: string;
+      finished: boolean;
+      rolled_back: boolean;
+      applied_steps_count: number;
+      checksum: string;
+    }>(
+      url,
+      `SELECT migration_name, finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back,
+              applied_steps_count, checksum FROM _prisma_migrations`,
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      migration_name: INIT,
+      finished: true,
+      rolled_back: false,
+      applied_steps_count: 1,
+    });
+    // Prisma's checksum: SHA-256 (hex) of migration.sql, what `prisma migrate deploy` compares.
+    expect(rows[0]?.checksum).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('is a no-op the second time', async () => {
+    const url = await freshDatabase('twice');
+    await migrateDatabase(url);
+    const lines: string[] = [];
+    expect(await migrateDatabase(url, { log: (line) => lines.push(line) })).toEqual({ applied: [] });
+    expect(lines).toEqual(['database is up to date']);
+    const count = await query<{ n: string }>(url, 'SELECT count(*) AS n FROM _prisma_migrations');
+    expect(count[0]?.n).toBe('1');
+  });
+
+  it('survives concurrent calls in one process', async () => {
+    const url = await freshDatabase('concurrent');
+    const results = await Promise.all([migrateDatabase(url), migrateDatabase(url), migrateDatabase(url)]);
+    expect(results.flatMap((r) => r.applied)).toEqual([INIT]);
+  });
+
+  it('survives concurrent `migrate` processes (advisory lock)', async () => {
+    const url = await freshDatabase('processes');
+    const root = path.resolve(__dirname, '..', '..', '..');
+    const run = () =>
+      promisify(execFile)(path.join(root, 'node_modules', '.bin', 'tsx'), ['src/cli/migrate.ts'], {
+        cwd: path.resolve(__dirname, '..'),
+        env: { ...process.env, DATABASE_URL: url },
+      });
+    const outputs = await Promise.all([run(), run(), run()]);
+    const applied = outputs.map((o) => o.stdout).filter((out) => out.includes(`applied ${INIT}`));
+    expect(applied).toHaveLength(1);
+    const rows = await query<{ n: string }>(url, 'SELECT count(*) AS n FROM _prisma_migrations');
+    expect(rows[0]?.n).toBe('1');
+  }, 60_000);
+
+  it('creates the full-text GIN index and the other indexes', async () => {
+    const url = await freshDatabase('indexes');
+    await migrateDatabase(url);
+    const indexes = await query<{ indexname: string; indexdef: string }>(
+      url,
+      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname IN ('auth', 'registry', 'wallet') ORDER BY 1`,
+    );
+    const byName = Object.fromEntries(indexes.map((i) => [i.indexname, i.indexdef]));
+    expect(byName.capabilities_search_vector_idx).toMatch(/USING gin \(search_vector\)/);
+    expect(byName.capabilities_category_idx).toBeDefined();
+    expect(byName.ledger_entries_run_id_kind_key).toMatch(/UNIQUE INDEX .*\(run_id, kind\)/);
+    expect(byName.ledger_entries_client_id_created_at_idx).toMatch(/\(client_id, created_at\)/);
+    expect(byName.api_keys_key_id_key).toMatch(/UNIQUE/);
+    const generated = await query<{ attgenerated: string }>(
+      url,
+      `SELECT attgenerated FROM pg_attribute WHERE attrelid = 'registry.capabilities'::regclass AND attname = 'search_vector'`,
+    );
+    expect(generated).toEqual([{ attgenerated: 's' }]);
+  });
+
+  /** A copy of the real migrations plus one extra, in a temporary folder. */
+  async function withExtraMigration(name: string, script: string, run: (dir: string) => Promise<void>) {
+    const migrationsDir = await mkdtemp(path.join(tmpdir(), 'svc-db-extra-'));
+    try {
+      await cp(MIGRATIONS_DIR, migrationsDir, { recursive: true });
+      await mkdir(path.join(migrationsDir, name));
+      await writeFile(path.join(migrationsDir, name, 'migration.sql'), script);
+      await run(migrationsDir);
+    } finally {
+      await rm(migrationsDir, { recursive: true, force: true });
+    }
+  }
+
+  it('sends each migration whole: `;` in comments, literals and function bodies is fine', async () => {
+    const url = await freshDatabase('semicolons');
+    const script = [
+      '-- a comment; with a semicolon',
+      "CREATE TABLE wallet.semi (note text DEFAULT 'a;b');",
+      'CREATE FUNCTION wallet.two() RETURNS int LANGUAGE plpgsql AS $$ BEGIN PERFORM 1; RETURN 2; END $$;',
+    ].join('\n');
+    await withExtraMigration('29990101000000_semicolons', script, async (migrationsDir) => {
+      expect((await migrateDatabase(url, { migrationsDir })).applied).toEqual([
+        INIT,
+        '29990101000000_semicolons',
+      ]);
+    });
+    const rows = await query<{ note: string; two: number }>(
+      url,
+      'INSERT INTO wallet.semi DEFAULT VALUES RETURNING note, wallet.two() AS two',
+    );
+    expect(rows).toEqual([{ note: 'a;b', two: 2 }]);
+  });
+
+  it('runs a failing migration atomically, records it as failed and reports it', async () => {
+    const url = await freshDatabase('failing');
+    const script = 'CREATE TABLE wallet.half_done (note text);\nSELECT 1 / 0;';
+    await withExtraMigration('29990101000000_broken', script, async (migrationsDir) => {
+      const failure = await migrateDatabase(url, { migrationsDir }).then(
+        () => new Error('no error'),
+        (error: Error) => error,
+      );
+      expect(failure.message).toContain('division by zero');
+      expect(failure.message).toContain('29990101000000_broken');
+      // PostgreSQL ran the file as one implicit transaction: the first statement is undone too.
+      expect(await query(url, "SELECT 1 FROM pg_tables WHERE tablename = 'half_done'")).toEqual([]);
+      const rows = await query<{ migration_name: string; finished: boolean }>(
+        url,
+        'SELECT migration_name, finished_at IS NOT NULL AS finished FROM _prisma_migrations ORDER BY 1',
+      );
+      expect(rows).toEqual([
+        { migration_name: INIT, finished: true },
+        { migration_name: '29990101000000_broken', finished: false },
+      ]);
+      // Recorded as failed, it blocks later runs until resolved, as with `prisma migrate deploy`.
+      await expect(migrateDatabase(url, { migrationsDir })).rejects.toThrow(/P3009/);
+    });
+  });
+
+  it('fails loudly on a database that does not exist', async () => {
+    const url = uniqueDatabaseUrl('missing');
+    await expect(migrateDatabase(url)).rejects.toThrow(/does not exist/);
+  });
+});
+
+describe('ensureDatabaseExists / dropDatabase', () => {
+  it('creates once under a race, then drops', async () => {
+    const url = uniqueDatabaseUrl('race');
+    try {
+      const results = await Promise.all(Array.from({ length: 5 }, () => ensureDatabaseExists(url)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect(await ensureDatabaseExists(url)).toBe(false);
+    } finally {
+      await dropDatabase(url);
+    }
+    const name = new URL(url).pathname.slice(1);
+    const left = await query(adminUrl(), 'SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    expect(left).toEqual([]);
+  });
+});

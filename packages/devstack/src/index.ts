@@ -1,0 +1,34 @@
+export { consoleLogger, type DevstackLogger, silentLogger } from './logger';
+export { freePort, tcpAnswers } from './net';
+export {
+  DEFAULT_DATABASE,
+  EMBEDDED_POSTGRES_PORT,
+  type EnsurePostgresOptions,
+  ensurePostgres,
+  type PostgresHandle,
+} from './postgres';
+export { type CreateDatabaseOptions, createDatabase, dropDatabase, pingPostgres } from './postgres-client';
+export { isProcessAlive } from './postmaster-pid';
+export {
+  DEFAULT_REDIS_URL,
+  type EnsureRedisOptions,
+  ensureRedis,
+  pingRedis,
+  type RedisHandle,
+} from './redis';
+export {
+  findWorkspaceRoot,
+  type RuntimeInfo,
+  readRuntimeInfo,
+  removeRuntimeInfo,
+  runtimeInfoPath,
+  writeRuntimeInfo,
+} from './runtime-info';
+export {
+  LOCAL_POSTGRES_URL,
+  LOCAL_REDIS_URL,
+  type PreparedStack,
+  type PrepareOptions,
+  prepareIntegrationStack,
+} from './test-infrastructure';
+export { redactUrl, withDatabase } from './urls';

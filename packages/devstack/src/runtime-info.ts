@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * What `pnpm start` (tools/launcher) is running, so the operator CLI can reach the embedded
+ * database when DATABASE_URL is unset. Lives in `<root>/.data/runtime.json` (git-ignored, mode 0600:
+ * the database URL carries a password).
+ */
+export interface RuntimeInfo {
+  databaseUrl: string;
+  redisUrl: string;
+  gatewayUrl: string;
+  /** The launcher's pid; `isProcessAlive(pid)` tells whether the stack is still up. */
+  pid: number;
+  /** ISO 8601 timestamp. */
+  startedAt: string;
+}
+
+export function runtimeInfoPath(rootDir: string): string {
+  return path.join(rootDir, '.data', 'runtime.json');
+}
+
+function isRuntimeInfo(value: unknown): value is RuntimeInfo {
+  if (typeof value !== 'object' || value === null) return false;
+  const v: Record<string, unknown> = { ...value };
+  return (
+    typeof v.databaseUrl === 'string' &&
+    typeof v.redisUrl === 'string' &&
+    typeof v.gatewayUrl === 'string' &&
+    typeof v.pid === 'number' &&
+    typeof v.startedAt === 'string'
+  );
+}
+
+/** The recorded runtime info, or null when none was written. A malformed file is an error naming it. */
+export function readRuntimeInfo(rootDir: string): RuntimeInfo | null {
+  const file = runtimeInfoPath(rootDir);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if (typeof err === 'object' && err !== null && 'code' in err && err.code === 'ENOENT') return null;
+    throw err;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`${file} is not valid JSON; delete it (pnpm start writes it again)`);
+  }
+  if (!isRuntimeInfo(value)) {
+    throw new Error(
+      `${file} lacks databaseUrl/redisUrl/gatewayUrl/pid/startedAt; delete it (pnpm start writes it again)`,
+    );
+  }
+  const { databaseUrl, redisUrl, gatewayUrl, pid, startedAt } = value;
+  return { databaseUrl, redisUrl, gatewayUrl, pid, startedAt };
+}
+
+/** Writes runtime.json atomically (temp file + rename): a reader never sees half a file. */
+export function writeRuntimeInfo(rootDir: string, info: RuntimeInfo): void {
+  const file = runtimeInfoPath(rootDir);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temp, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
+  fs.renameSync(temp, file);
+}
+
+/** Removes runtime.json (the launcher on shutdown); no error when it is already gone. */
+export function removeRuntimeInfo(rootDir: string): void {
+  fs.rmSync(runtimeInfoPath(rootDir), { force: true });
+}
+
+/** The nearest directory at or above `fromDir` that holds pnpm-workspace.yaml. */
+export function findWorkspaceRoot(fromDir: string): string {
+  let dir = path.resolve(fromDir);
+  for (;;) {
+    if (fs.existsSync(path.join(dir, 'pnpm-workspace.yaml'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`no pnpm-workspace.yaml found in ${fromDir} or any parent directory`);
+    dir = parent;
+  }
+}

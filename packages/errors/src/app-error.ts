@@ -1,0 +1,101 @@
+/** Options of every AppError. */
+export interface AppErrorOptions {
+  /** Whether `message` may be shown to API clients. Default: status < 500, or 503/504. */
+  expose?: boolean;
+  /** The underlying error, kept for logs (never sent to clients or across the bus). */
+  cause?: unknown;
+}
+
+/**
+ * An error that knows its HTTP status. Throw these from domain code; the gateway turns them into
+ * an ErrorResponse with toErrorResponse(), and they cross the bus with serializeError().
+ *
+ * `expose` says whether the message is safe for clients: 4xx messages describe the client's own
+ * request; 503/504 carry a safe "service unavailable/timed out" message; other 5xx messages may
+ * hold internals and are replaced by "internal error".
+ */
+export class AppError extends Error {
+  readonly status: number;
+  readonly expose: boolean;
+
+  constructor(status: number, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      throw new RangeError(`AppError status must be an integer 400..599, got ${status}`);
+    }
+    this.name = new.target.name;
+    this.status = status;
+    this.expose = options.expose ?? (status < 500 || status === 503 || status === 504);
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(message = 'bad request', options?: AppErrorOptions) {
+    super(400, message, options);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'unauthorized', options?: AppErrorOptions) {
+    super(401, message, options);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = 'forbidden', options?: AppErrorOptions) {
+    super(403, message, options);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = 'not found', options?: AppErrorOptions) {
+    super(404, message, options);
+  }
+}
+
+export class MethodNotAllowedError extends AppError {
+  constructor(message = 'method not allowed', options?: AppErrorOptions) {
+    super(405, message, options);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message = 'conflict', options?: AppErrorOptions) {
+    super(409, message, options);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message = 'payload too large', options?: AppErrorOptions) {
+    super(413, message, options);
+  }
+}
+
+/** 422: the request is well-formed but its content breaks the contract (spec §7.2). */
+export class ValidationError extends AppError {
+  constructor(message = 'invalid request', options?: AppErrorOptions) {
+    super(422, message, options);
+  }
+}
+
+export class InternalError extends AppError {
+  constructor(message = 'internal error', options?: AppErrorOptions) {
+    super(500, message, options);
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  constructor(message = 'service unavailable', options?: AppErrorOptions) {
+    super(503, message, options);
+  }
+}
+
+export class GatewayTimeoutError extends AppError {
+  constructor(message = 'gateway timeout', options?: AppErrorOptions) {
+    super(504, message, options);
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}

@@ -1,0 +1,20 @@
+import type { ErrorResponse } from '@svc/contracts';
+import { isAppError } from './app-error';
+
+/** The only thing clients learn about an error we did not anticipate (spec §7.4: not shown). */
+export const INTERNAL_ERROR_MESSAGE = 'internal error';
+
+/**
+ * Maps any thrown value to an HTTP status and ErrorResponse body (spec §7.1). Only AppErrors with
+ * `expose` keep their message; everything else (unknown errors, ZodErrors from our own parsing,
+ * non-exposed 5xx) becomes 500 or the AppError's 5xx with "internal error", never internals.
+ */
+export function toErrorResponse(err: unknown): { status: number; body: ErrorResponse } {
+  if (isAppError(err)) {
+    return {
+      status: err.status,
+      body: { ok: false, error: err.expose ? err.message : INTERNAL_ERROR_MESSAGE },
+    };
+  }
+  return { status: 500, body: { ok: false, error: INTERNAL_ERROR_MESSAGE } };
+}

@@ -1,0 +1,19 @@
+export {
+  AppError,
+  type AppErrorOptions,
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  GatewayTimeoutError,
+  InternalError,
+  isAppError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+  ValidationError,
+} from './app-error';
+export { formatIssuePath, formatZodError } from './format-zod-error';
+export { INTERNAL_ERROR_MESSAGE, toErrorResponse } from './http';
+export { deserializeError, serializeError, WireError } from './wire';

@@ -1,0 +1,4 @@
+export type { Logger } from 'pino';
+export { type CreateLoggerOptions, createLogger } from './create-logger';
+export { REDACT_PATHS } from './redact-paths';
+export { REDACTED, scrubSecrets } from './scrub';

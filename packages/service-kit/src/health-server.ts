@@ -1,0 +1,162 @@
+import type { Server } from 'node:http';
+import type { HealthResponse, ReadinessCheck, ReadinessResponse } from '@svc/contracts';
+import { MethodNotAllowedError, NotFoundError, toErrorResponse } from '@svc/errors';
+import { type Logger, scrubSecrets } from '@svc/log';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Registry } from 'prom-client';
+import type { ReadinessCheckFn } from './checks';
+import type { Closable } from './closable';
+import { createMetricsRegistry } from './metrics';
+
+export interface HealthServerOptions {
+  service: string;
+  /** 0 picks a free port (tests, several workers on one host). */
+  port: number;
+  /** Interface to bind; all interfaces by default (probes come from outside the pod). */
+  host?: string;
+  /** Dependency checks of /readyz, by name (e.g. `{ redis: redisCheck(bus.redis) }`). */
+  checks: Record<string, ReadinessCheckFn>;
+  logger: Logger;
+  /** Registry served on /metrics; a new one with default metrics when omitted. */
+  registry?: Registry;
+  /** ms: a check that has not answered by then counts as failed. Default 1_000. */
+  checkTimeoutMs?: number;
+}
+
+export interface HealthServer extends Closable {
+  readonly port: number;
+  /** `http://127.0.0.1:<port>` (loopback, whatever the bind address). */
+  readonly url: string;
+  readonly registry: Registry;
+}
+
+const DEFAULT_CHECK_TIMEOUT_MS = 1_000;
+/** ms: how long close() lets in-flight requests finish before cutting connections. */
+const CLOSE_GRACE_MS = 2_000;
+/** characters: readiness errors are one short line (they may be shown on dashboards). */
+const MAX_ERROR_LENGTH = 200;
+
+const startedAt = Date.now();
+
+/**
+ * The internal HTTP server of a service: `/healthz` (200 while the process is up: liveness),
+ * `/readyz` (every check passes: 200, else 503 naming the failures: readiness) and `/metrics`
+ * (Prometheus text). Resolves once listening. Internal port: no auth, no helmet.
+ */
+export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
+  const { service, logger } = options;
+  const registry = options.registry ?? createMetricsRegistry(service);
+  const checkTimeoutMs = options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  const app = express();
+  app.disable('x-powered-by');
+
+  app.get('/healthz', (_req, res) => {
+    const body: HealthResponse = { ok: true, service, uptime_s: (Date.now() - startedAt) / 1000 };
+    res.json(body);
+  });
+
+  app.get('/readyz', async (_req, res) => {
+    const body = await runChecks(service, options.checks, checkTimeoutMs);
+    if (!body.ok) logger.warn({ checks: body.checks }, 'not ready');
+    res.status(body.ok ? 200 : 503).json(body);
+  });
+
+  app.get('/metrics', async (_req, res) => {
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+
+  app.all(['/healthz', '/readyz', '/metrics'], (req, res) => {
+    res.set('Allow', 'GET, HEAD');
+    sendError(res, new MethodNotAllowedError(`method ${req.method} not allowed`));
+  });
+  app.use((_req, res) => sendError(res, new NotFoundError('not found')));
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    logger.error({ err }, 'health server error');
+    sendError(res, err);
+  });
+
+  const server = await listen(app, options.port, options.host);
+  const port = boundPort(server);
+  logger.info({ port }, 'listening');
+
+  return {
+    name: `${service} health server`,
+    port,
+    url: `http://127.0.0.1:${port}`,
+    registry,
+    close: () => closeServer(server),
+  };
+}
+
+function sendError(res: Response, err: unknown): void {
+  const { status, body } = toErrorResponse(err);
+  res.status(status).json(body);
+}
+
+/** Runs every check at once, each bounded by `timeoutMs`. */
+async function runChecks(
+  service: string,
+  checks: Record<string, ReadinessCheckFn>,
+  timeoutMs: number,
+): Promise<ReadinessResponse> {
+  const entries = await Promise.all(
+    Object.entries(checks).map(async ([name, check]): Promise<[string, ReadinessCheck]> => {
+      try {
+        await withTimeout(check(), timeoutMs);
+        return [name, { ok: true }];
+      } catch (err) {
+        return [name, { ok: false, error: shortReason(err) }];
+      }
+    }),
+  );
+  const results = Object.fromEntries(entries);
+  return { ok: entries.every(([, result]) => result.ok), service, checks: results };
+}
+
+async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `scheme://user:password@` in driver errors (connection strings): keep the user, drop the password. */
+const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^:@\s/]*:)[^@\s/]+@/gi;
+
+/** One safe line: no secrets (API keys, connection-string passwords), bounded length. */
+function shortReason(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const line = scrubSecrets(message.replace(URL_PASSWORD, '$1***@')).split('\n')[0] ?? '';
+  return line.length > MAX_ERROR_LENGTH ? `${line.slice(0, MAX_ERROR_LENGTH)}…` : line;
+}
+
+function listen(app: express.Express, port: number, host: string | undefined): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    // Express 5 hands a listen error (EADDRINUSE, …) to this callback.
+    const done = (err?: Error) => (err ? reject(err) : resolve(server));
+    const server = host === undefined ? app.listen(port, done) : app.listen(port, host, done);
+  });
+}
+
+function boundPort(server: Server): number {
+  const address = server.address();
+  if (address === null || typeof address === 'string')
+    throw new Error('health server is not listening on a TCP port');
+  return address.port;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

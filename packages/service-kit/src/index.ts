@@ -1,0 +1,12 @@
+export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+export { type Pingable, prismaCheck, type RawQueryable, type ReadinessCheckFn, redisCheck } from './checks';
+export type { Closable } from './closable';
+export { type HealthServer, type HealthServerOptions, startHealthServer } from './health-server';
+export {
+  closeInReverse,
+  DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  type LifecycleOptions,
+  runLifecycle,
+} from './lifecycle';
+export { createMetricsRegistry } from './metrics';
+export { runService } from './run-service';

@@ -1,0 +1,44 @@
+import { type LifecycleOptions, runLifecycle } from './lifecycle';
+
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/**
+ * The process wrapper around `runLifecycle`: SIGTERM/SIGINT start a graceful shutdown (a second one
+ * exits at once with 1), the process exits with the lifecycle's code, and an unhandled rejection or
+ * uncaught exception is logged and exits 1 (the process state is unknown after one: the
+ * orchestrator restarts it rather than let it limp on).
+ */
+export function runService(options: LifecycleOptions): void {
+  const { logger } = options;
+  process.title = options.name; // what `ps` and `top` show
+
+  const fatal = (kind: string) => (err: unknown) => {
+    logger.fatal({ err }, kind);
+    process.exit(1);
+  };
+  process.on('unhandledRejection', fatal('unhandled rejection'));
+  process.on('uncaughtException', fatal('uncaught exception'));
+
+  const stop = new Promise<string>((resolve) => {
+    let stopping = false;
+    for (const signal of SHUTDOWN_SIGNALS) {
+      process.on(signal, () => {
+        if (stopping) {
+          logger.warn({ signal }, 'second signal during shutdown: exiting now');
+          process.exit(1);
+        }
+        stopping = true;
+        resolve(signal);
+      });
+    }
+  });
+
+  // Signal listeners do not keep Node running: without this, a service whose start() left nothing
+  // pending (or whose sockets all dropped) would exit 0 on its own instead of waiting for a signal.
+  const keepAlive = setInterval(() => {}, 60 * 60 * 1000);
+
+  void runLifecycle(options, stop).then((code) => {
+    clearInterval(keepAlive);
+    process.exit(code);
+  });
+}

@@ -1,0 +1,67 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+const FIXTURE = path.join(__dirname, 'fixtures', 'demo-service.ts');
+
+interface Run {
+  child: ChildProcess;
+  lines: Array<Record<string, unknown>>;
+  exited: Promise<number | null>;
+}
+
+function start(mode: string): Run {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE, mode], {
+    cwd: path.join(__dirname, '..'),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines: Array<Record<string, unknown>> = [];
+  let buffer = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const parts = buffer.split('\n');
+    buffer = parts.pop() ?? '';
+    for (const part of parts) if (part.trim()) lines.push(JSON.parse(part));
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, lines, exited };
+}
+
+async function waitForLine(run: Run, msg: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!run.lines.some((line) => line.msg === msg)) {
+    if (Date.now() > deadline) throw new Error(`no "${msg}" line within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const closedOrder = (run: Run) => run.lines.filter((line) => 'closed' in line).map((line) => line.closed);
+
+describe('runService (a real process)', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('on %s closes in reverse order and exits 0', async (signal) => {
+    const run = start('ok');
+    await waitForLine(run, 'started');
+    run.child.kill(signal);
+    expect(await run.exited).toBe(0);
+    expect(closedOrder(run)).toEqual(['http', 'worker', 'redis']);
+  });
+
+  it('exits 1 when shutdown overruns its timeout', async () => {
+    const run = start('hang');
+    await waitForLine(run, 'started');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(1);
+    expect(closedOrder(run)).toEqual(['http', 'worker', 'redis']);
+  });
+
+  it('exits 1 when start fails', async () => {
+    const run = start('fail-start');
+    expect(await run.exited).toBe(1);
+    expect(run.lines.find((line) => line.msg === 'start failed')).toBeDefined();
+  });
+
+  it('logs an unhandled rejection and exits 1', async () => {
+    const run = start('crash');
+    expect(await run.exited).toBe(1);
+    expect(run.lines.find((line) => line.msg === 'unhandled rejection')).toBeDefined();
+  });
+});

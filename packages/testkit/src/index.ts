@@ -1,0 +1,8 @@
+// @svc/testkit: the integration-test harness (docs/architecture.md "Layout"). A suite starts a
+// private copy of the platform with startTestStack() and closes it in afterAll.
+export { type CreateApiKeyOptions, type TestApiKey, usdToMicros } from './api-keys';
+export type { ExitStatus } from './child-service';
+export type { FetchResult, StackFetchInit } from './http';
+export { countKeysWithPrefix, deleteKeysWithPrefix } from './redis-cleanup';
+export { SERVICE_NAMES, type ServiceName, type ServicePorts } from './services';
+export { type StartTestStackOptions, startTestStack, type TestStack } from './stack';

@@ -1,0 +1,251 @@
+import { randomBytes } from 'node:crypto';
+import { createPrismaClient, migrateDatabase, type PrismaClient } from '@svc/db';
+import { createDatabase, dropDatabase, findWorkspaceRoot, freePort, withDatabase } from '@svc/devstack';
+import { type CreateApiKeyOptions, createTestApiKey, type TestApiKey } from './api-keys';
+import { ChildService, describeExit } from './child-service';
+import { type FetchResult, fetchFull, type StackFetchInit } from './http';
+import { deleteKeysWithPrefix } from './redis-cleanup';
+import { portEnv, type ServiceName, type ServicePorts } from './services';
+
+const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+// ms: first start of a `tsx` process compiles its imports; several at once on 2 cores take a while.
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+// ms: services bound their own shutdown by SHUTDOWN_TIMEOUT_MS (10 s default); SIGKILL after this.
+const DEFAULT_STOP_TIMEOUT_MS = 15_000;
+
+export interface StartTestStackOptions {
+  /** Services to run, each as its own process (start-up runs them in parallel). */
+  services: readonly ServiceName[];
+  /** Extra env for every service, applied last (e.g. `{ RPC_TIMEOUT_MS: '500' }`). */
+  env?: Record<string, string>;
+  /** Do not print the output of crashed services at close() (for tests that crash them on purpose). */
+  quiet?: boolean;
+  /** ms until a service must answer /healthz and /readyz (default 30 000). */
+  startTimeoutMs?: number;
+  /** ms between SIGTERM and SIGKILL in stop() and close() (default 15 000). */
+  stopTimeoutMs?: number;
+}
+
+export interface TestStack {
+  /** `http://127.0.0.1:<PORT>` of the gateway. */
+  readonly gatewayUrl: string;
+  /** The stack's own migrated database (`t_<random>`). */
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  /** The stack's BUS_PREFIX (`t<random>`): every Redis key of its services starts with `<prefix>:`. */
+  readonly prefix: string;
+  /** Base URL of a service's health server (HEALTH_PORT): /healthz, /readyz, /metrics. */
+  healthUrl(name: ServiceName): string;
+  /** The pid of a service's current process; undefined while it is not running. */
+  pid(name: ServiceName): number | undefined;
+  /** All stdout+stderr of a service so far (across restarts), as one string. */
+  logs(name: ServiceName): string;
+  /** Sends a signal (default SIGKILL) and waits for the exit. */
+  kill(name: ServiceName, signal?: NodeJS.Signals): Promise<void>;
+  /** SIGTERM, wait (SIGKILL after the stop timeout); the exit code (null when ended by a signal). */
+  stop(name: ServiceName): Promise<number | null>;
+  /** Spawns a stopped service again, same env and ports, and waits until it is ready. */
+  start(name: ServiceName): Promise<void>;
+  createApiKey(options: CreateApiKeyOptions): Promise<TestApiKey>;
+  /** A request to the gateway: `fetch('/api/capabilities?q=crt', { apiKey })`. */
+  fetch(path: string, init?: StackFetchInit): Promise<FetchResult>;
+  /** Stops every service, drops the database, deletes the prefix's Redis keys. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Distinct free loopback ports: freePort() alone may hand the same one out twice. */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
+class Stack implements TestStack {
+  readonly gatewayUrl: string;
+  private prisma: PrismaClient | undefined;
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    readonly databaseUrl: string,
+    readonly redisUrl: string,
+    readonly prefix: string,
+    private readonly adminUrl: string,
+    private readonly databaseName: string,
+    private readonly services: Map<ServiceName, ChildService>,
+    private readonly ports: Map<ServiceName, ServicePorts>,
+    private readonly options: StartTestStackOptions,
+  ) {
+    this.gatewayUrl = `http://127.0.0.1:${ports.get('gateway')?.port ?? 0}`;
+  }
+
+  private service(name: ServiceName): ChildService {
+    const service = this.services.get(name);
+    if (service === undefined) throw new Error(`${name} is not part of this test stack`);
+    return service;
+  }
+
+  private get startTimeoutMs(): number {
+    return this.options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+  }
+
+  private get stopTimeoutMs(): number {
+    return this.options.stopTimeoutMs ?? DEFAULT_STOP_TIMEOUT_MS;
+  }
+
+  /** Starts the given services in parallel; on failure the error quotes every crashed service. */
+  async startAll(names: readonly ServiceName[]): Promise<void> {
+    const results = await Promise.allSettled(
+      names.map((name) => this.service(name).start(this.startTimeoutMs)),
+    );
+    const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+    if (failures.length > 0) {
+      const messages = failures.map((err) => (err instanceof Error ? err.message : String(err)));
+      throw new Error(`test stack did not start:\n${messages.join('\n\n')}${this.crashReport()}`);
+    }
+  }
+
+  healthUrl(name: ServiceName): string {
+    const ports = this.ports.get(name);
+    if (ports === undefined) throw new Error(`${name} is not part of this test stack`);
+    return `http://127.0.0.1:${ports.healthPort}`;
+  }
+
+  pid(name: ServiceName): number | undefined {
+    return this.service(name).pid;
+  }
+
+  logs(name: ServiceName): string {
+    return this.service(name).logs();
+  }
+
+  async kill(name: ServiceName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    await this.service(name).signal(signal, this.stopTimeoutMs);
+  }
+
+  async stop(name: ServiceName): Promise<number | null> {
+    return (await this.service(name).signal('SIGTERM', this.stopTimeoutMs)).code;
+  }
+
+  async start(name: ServiceName): Promise<void> {
+    const service = this.service(name);
+    try {
+      await service.start(this.startTimeoutMs);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new Error(`${message}${this.crashReport()}`);
+    }
+  }
+
+  createApiKey(options: CreateApiKeyOptions): Promise<TestApiKey> {
+    this.prisma ??= createPrismaClient(this.databaseUrl);
+    return createTestApiKey(this.prisma, options);
+  }
+
+  fetch(path: string, init?: StackFetchInit): Promise<FetchResult> {
+    if (!this.services.has('gateway')) throw new Error('the gateway is not part of this test stack');
+    return fetchFull(`${this.gatewayUrl}${path}`, init);
+  }
+
+  /** Output of every service that crashed since the last report, or ''. */
+  private crashReport(): string {
+    const parts: string[] = [];
+    for (const service of this.services.values()) {
+      const exits = service.takeUnreportedExits();
+      if (exits.length === 0) continue;
+      const how = exits.map(describeExit).join(', ');
+      parts.push(`\n--- ${service.name} exited unexpectedly (${how}); its output:\n${service.tail()}`);
+    }
+    return parts.join('\n');
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.closeAll(!this.options.quiet);
+    return this.closing;
+  }
+
+  /** close() after a failed start: the thrown error already quotes the crashed services. */
+  abandon(): Promise<void> {
+    this.closing ??= this.closeAll(false);
+    return this.closing;
+  }
+
+  private async closeAll(printCrashes: boolean): Promise<void> {
+    const report = this.crashReport();
+    const errors: unknown[] = [];
+    const settle = async (task: Promise<unknown>): Promise<void> => {
+      try {
+        await task;
+      } catch (err) {
+        errors.push(err);
+      }
+    };
+    // The gateway first, so no request fans out to a service that is already going away.
+    const gateway = this.services.get('gateway');
+    if (gateway !== undefined) await settle(gateway.signal('SIGTERM', this.stopTimeoutMs));
+    const rest = [...this.services.values()].filter((service) => service !== gateway);
+    await Promise.all(rest.map((service) => settle(service.signal('SIGTERM', this.stopTimeoutMs))));
+    if (this.prisma !== undefined) await settle(this.prisma.$disconnect());
+    await Promise.all([
+      settle(dropDatabase(this.adminUrl, this.databaseName)),
+      settle(deleteKeysWithPrefix(this.redisUrl, this.prefix)),
+    ]);
+    if (report !== '' && printCrashes) {
+      process.stderr.write(`[testkit] services crashed during the test:${report}\n`);
+    }
+    if (errors.length > 0) throw new AggregateError(errors, 'test stack did not close cleanly');
+  }
+}
+
+/**
+ * A private copy of the platform for one test suite: a fresh migrated database on the server of
+ * TEST_DATABASE_ADMIN_URL, a fresh bus prefix on TEST_REDIS_URL, and each requested service as a
+ * real child process (`node --import tsx services/<name>/src/main.ts`) on free ports, ready when
+ * this resolves. Always `close()` it (afterAll).
+ */
+export async function startTestStack(options: StartTestStackOptions): Promise<TestStack> {
+  const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL;
+  const redisUrl = process.env.TEST_REDIS_URL ?? DEFAULT_REDIS_URL;
+  const rootDir = findWorkspaceRoot(__dirname);
+  const names = [...new Set(options.services)];
+  const databaseName = `t_${randomBytes(6).toString('hex')}`;
+  const prefix = `t${randomBytes(6).toString('hex')}`;
+  const databaseUrl = withDatabase(adminUrl, databaseName);
+
+  await createDatabase(adminUrl, databaseName);
+  try {
+    await migrateDatabase(databaseUrl);
+  } catch (err) {
+    await dropDatabase(adminUrl, databaseName).catch(() => undefined);
+    throw err;
+  }
+
+  const free = await distinctFreePorts(names.length + (names.includes('gateway') ? 1 : 0));
+  const ports = new Map<ServiceName, ServicePorts>();
+  const services = new Map<ServiceName, ChildService>();
+  for (const name of names) {
+    const servicePorts: ServicePorts = { healthPort: free.pop() ?? 0 };
+    if (name === 'gateway') servicePorts.port = free.pop() ?? 0;
+    ports.set(name, servicePorts);
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      BUS_PREFIX: prefix,
+      LOG_LEVEL: 'info',
+      RPC_TIMEOUT_MS: '3000', // ms, the services' own default, stated so tests can rely on it
+      ...portEnv(servicePorts),
+      ...options.env,
+    };
+    services.set(name, new ChildService({ name, rootDir, env, ports: servicePorts }));
+  }
+
+  const stack = new Stack(databaseUrl, redisUrl, prefix, adminUrl, databaseName, services, ports, options);
+  try {
+    await stack.startAll(names);
+  } catch (err) {
+    await stack.abandon().catch(() => undefined);
+    throw err;
+  }
+  return stack;
+}

@@ -1,0 +1,47 @@
+import { ConfigError, loadEnv } from '@svc/config';
+import { GatewayEnv } from './env';
+
+const required = { DATABASE_URL: 'postgres://gateway@127.0.0.1:5432/svc' };
+
+describe('GatewayEnv', () => {
+  it('applies the documented defaults', () => {
+    expect(loadEnv(GatewayEnv, required)).toMatchObject({
+      PORT: 8080,
+      HEALTH_PORT: 9080,
+      RPC_TIMEOUT_MS: 3_000,
+      CATALOG_CACHE_TTL_MS: 30_000,
+      JSON_BODY_LIMIT: '1mb',
+      TRUST_PROXY: false,
+      BUS_PREFIX: 'svc',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+  });
+
+  it.each([
+    ['true', true],
+    ['off', false],
+    ['2', 2],
+    ['loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
+  ])('reads TRUST_PROXY=%s', (value, expected) => {
+    expect(loadEnv(GatewayEnv, { ...required, TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it('accepts body limits express understands and rejects others', () => {
+    expect(loadEnv(GatewayEnv, { ...required, JSON_BODY_LIMIT: '512KB' }).JSON_BODY_LIMIT).toBe('512kb');
+    expect(() => loadEnv(GatewayEnv, { ...required, JSON_BODY_LIMIT: 'lots' })).toThrow(/JSON_BODY_LIMIT/);
+    expect(() => loadEnv(GatewayEnv, { ...required, JSON_BODY_LIMIT: '2gb' })).toThrow(/JSON_BODY_LIMIT/);
+    expect(() => loadEnv(GatewayEnv, { ...required, JSON_BODY_LIMIT: '101mb' })).toThrow(/at most 100mb/);
+  });
+
+  it('names every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadEnv(GatewayEnv, { PORT: 'http', CATALOG_CACHE_TTL_MS: '-5' });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const variables = error instanceof ConfigError ? error.problems.map((p) => p.variable) : [];
+    expect(variables).toEqual(expect.arrayContaining(['DATABASE_URL', 'PORT', 'CATALOG_CACHE_TTL_MS']));
+  });
+});

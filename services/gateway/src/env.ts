@@ -1,0 +1,63 @@
+import { baseEnv, databaseEnv, durationMs, type EnvSource, loadEnvOrExit, port, redisEnv } from '@svc/config';
+import { z } from 'zod';
+
+/**
+ * TRUST_PROXY, as express's `trust proxy` takes it. Default off: X-Forwarded-For is then ignored,
+ * so a client cannot spoof its address. `true` trusts every hop (only behind a proxy that
+ * overwrites the header), a number trusts that many hops, anything else is a comma-separated list
+ * of addresses/subnets or express's names (`loopback`, `uniquelocal`, …).
+ */
+const TrustProxy = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((text): boolean | number | string => {
+    const lower = text.toLowerCase();
+    if (['false', '0', 'no', 'off'].includes(lower)) return false;
+    if (['true', 'yes', 'on'].includes(lower)) return true;
+    if (/^\d+$/.test(text)) return Number(text);
+    return text;
+  })
+  .default(false);
+
+/** A body-parser size: bytes, or a number with b/kb/mb (e.g. "1mb", "512kb"). Above 100 MB is a typo. */
+const BodyLimit = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^\d+(?:\.\d+)?\s*(?:b|kb|mb)?$/, 'must be a size such as 1mb, 512kb or 1048576')
+  .refine((text) => parseSize(text) <= 100 * 1024 * 1024, 'must be at most 100mb')
+  .default('1mb');
+
+function parseSize(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb)?$/.exec(text);
+  if (!match) return Number.NaN;
+  const unit = match[2] === 'mb' ? 1024 * 1024 : match[2] === 'kb' ? 1024 : 1;
+  return Number(match[1]) * unit;
+}
+
+/**
+ * The gateway's environment (docs/architecture.md "Ports and process environment"). The only
+ * place that reads process.env; everything else takes the parsed values.
+ */
+export const GatewayEnv = z.object({
+  ...baseEnv,
+  ...databaseEnv, // the `auth` schema (API keys); no other service's tables
+  ...redisEnv, // REDIS_URL, BUS_PREFIX, RPC_TIMEOUT_MS (ms, default 3_000)
+  // The public API, /healthz, /readyz and /openapi.json.
+  PORT: port(8080),
+  // /metrics (and internal /healthz, /readyz) for the scraper, kept off the public port.
+  HEALTH_PORT: port(9080),
+  // ms: how long a search/describe answer is served from memory (decisions.md P2).
+  CATALOG_CACHE_TTL_MS: durationMs(30_000),
+  JSON_BODY_LIMIT: BodyLimit,
+  TRUST_PROXY: TrustProxy,
+  // ms: budget for the whole graceful shutdown (HTTP drain, subscription, bus, Prisma).
+  SHUTDOWN_TIMEOUT_MS: durationMs(10_000),
+});
+export type GatewayEnv = z.output<typeof GatewayEnv>;
+
+/** Parses the environment; a bad or missing variable prints which one and exits 1. */
+export function loadGatewayEnv(source: EnvSource = process.env): GatewayEnv {
+  return loadEnvOrExit(GatewayEnv, source);
+}

@@ -1,0 +1,26 @@
+import type { Scope } from '@svc/contracts';
+import type { NextFunction, Request, Response } from 'express';
+
+/** Who is calling, set by `requireAuth` once the API key has been verified (spec §5). */
+export interface AuthContext {
+  readonly clientId: string;
+  readonly clientName: string;
+  readonly keyId: string;
+  readonly scopes: readonly Scope[];
+}
+
+/**
+ * What the gateway's middleware leaves on `res.locals`. A type alias (not an interface) so it
+ * satisfies express's `Record<string, …>` constraint and handlers read typed fields, not `any`.
+ */
+export type GatewayLocals = {
+  /** Sane incoming X-Request-Id or a fresh UUID; echoed and logged on every line. */
+  requestId?: string;
+  /** The matched route's template (e.g. `/api/capabilities/:slug`), for metrics; unset when none matched. */
+  routeTemplate?: string;
+  auth?: AuthContext;
+};
+
+export type GatewayResponse = Response<unknown, GatewayLocals>;
+
+export type GatewayHandler = (req: Request, res: GatewayResponse, next: NextFunction) => void | Promise<void>;

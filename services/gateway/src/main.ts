@@ -1,0 +1,90 @@
+import { ApiKeyStore } from '@svc/auth';
+import { createBus, createRpcClient, subscribeEvents } from '@svc/bus';
+import { createPrismaClient } from '@svc/db';
+import { NotFoundError } from '@svc/errors';
+import { createLogger } from '@svc/log';
+import { type Closable, prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
+import { createApp, SERVICE_NAME } from './app';
+import { CatalogCache } from './domain/catalog-cache';
+import { loadGatewayEnv } from './env';
+import { listenHttp } from './http-server';
+import { createRequestMetrics } from './metrics';
+import { readinessReporter } from './readiness';
+
+// Wiring only (docs/architecture.md "Processes"): env → logger → prisma (auth) → bus → RPC clients →
+// catalog cache + catalog.changed → health server (/metrics) → public HTTP.
+const env = loadGatewayEnv();
+const logger = createLogger({ service: SERVICE_NAME, level: env.LOG_LEVEL });
+
+/** Resolves when `promise` does or after `ms`, whichever is first; true if it settled in time. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+runService({
+  name: SERVICE_NAME,
+  logger,
+  shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  start: async () => {
+    // Creation order; runService closes in reverse: public HTTP first (stop accepting, finish
+    // in-flight), then the health server, the event subscription, the bus, and Prisma last.
+    const closables: Closable[] = [];
+    const prisma = createPrismaClient(env.DATABASE_URL);
+    closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
+    const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
+    closables.push({ name: 'bus', close: () => bus.close() });
+
+    const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const catalog = new CatalogCache(
+      {
+        search: (query) => registry.call('search', query),
+        describe: (slug) => registry.call('describe', { slug }),
+      },
+      { ttlMs: env.CATALOG_CACHE_TTL_MS, isNotFound: (err) => err instanceof NotFoundError },
+    );
+    const subscription = subscribeEvents(bus, {
+      'catalog.changed': (event) => {
+        catalog.clear();
+        logger.info(
+          { version: event.version, changed: event.changed_slugs.length },
+          'catalog changed: cache cleared',
+        );
+      },
+    });
+    closables.push({ name: 'catalog subscription', close: () => subscription.close() });
+    // Do not hold the start on it: with Redis down the gateway still serves /healthz and answers 503
+    // elsewhere; a missed event only costs staleness up to the cache TTL (decisions.md P2).
+    if (!(await settledWithin(subscription.waitUntilReady(), env.RPC_TIMEOUT_MS))) {
+      logger.warn('catalog.changed subscription not confirmed yet; relying on the cache TTL meanwhile');
+    }
+
+    const checks = { redis: redisCheck(bus.redis), postgres: prismaCheck(prisma) };
+    const health = await startHealthServer({ service: SERVICE_NAME, port: env.HEALTH_PORT, checks, logger });
+    closables.push(health);
+
+    const app = createApp({
+      logger,
+      keys: new ApiKeyStore(prisma),
+      catalog,
+      wallet: { balance: (clientId) => wallet.call('balance', { client_id: clientId }) },
+      readiness: readinessReporter(SERVICE_NAME, checks),
+      observeRequest: createRequestMetrics(health.registry),
+      jsonBodyLimit: env.JSON_BODY_LIMIT,
+      trustProxy: env.TRUST_PROXY,
+    });
+    // Half the shutdown budget for in-flight requests; the rest for the closables after it.
+    const http = await listenHttp(app, env.PORT, Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2));
+    closables.push(http);
+    logger.info({ port: http.port }, 'listening');
+    return closables;
+  },
+});

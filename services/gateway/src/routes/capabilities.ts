@@ -1,0 +1,61 @@
+import {
+  CapabilitySlugParams,
+  type DescribeCapabilityResponse,
+  ListCapabilitiesQuery,
+  type ListCapabilitiesResponse,
+} from '@svc/contracts';
+import { NotFoundError } from '@svc/errors';
+import { Router } from 'express';
+import type { GatewayResponse } from '../locals';
+import { defineRoute } from '../middleware/method-not-allowed';
+import { parseRequest } from '../middleware/validate';
+
+/** The catalog as the routes see it: the cache in front of the registry's RPC (catalog-cache.ts). */
+export interface CatalogReader {
+  search(query: ListCapabilitiesQuery): Promise<ListCapabilitiesResponse>;
+  describe(slug: string): Promise<DescribeCapabilityResponse>;
+  /** s: how long clients may reuse an answer (never longer than the gateway keeps it). */
+  readonly maxAgeSeconds: number;
+}
+
+function setCacheControl(res: GatewayResponse, maxAgeSeconds: number): void {
+  // Public: list and describe are the same for every caller and need no key (spec §4.1, §4.2).
+  res.setHeader('Cache-Control', `public, max-age=${maxAgeSeconds}`);
+}
+
+/**
+ * Discovery, spec §4.1 and §4.2; no authentication. Mounted at /api/capabilities.
+ * Quote, run and upload-session (§4.3–§4.6) join this router in later issues.
+ */
+export function capabilitiesRouter(catalog: CatalogReader): Router {
+  const router = Router();
+
+  defineRoute(router, '/', {
+    get: [
+      async (req, res) => {
+        const query = parseRequest(ListCapabilitiesQuery, req.query, 'query');
+        const answer = await catalog.search(query);
+        setCacheControl(res, catalog.maxAgeSeconds);
+        res.json(answer);
+      },
+    ],
+  });
+
+  defineRoute(router, '/:slug', {
+    get: [
+      async (req, res) => {
+        // Anything that is not a well-formed slug cannot be a known one: the same 404 as an unknown
+        // slug (simpler for clients than a 422 that only says "bad shape").
+        const params = CapabilitySlugParams.safeParse(req.params);
+        if (!params.success) {
+          throw new NotFoundError(`unknown capability: ${String(req.params.slug).slice(0, 100)}`);
+        }
+        const answer = await catalog.describe(params.data.slug);
+        setCacheControl(res, catalog.maxAgeSeconds);
+        res.json(answer);
+      },
+    ],
+  });
+
+  return router;
+}

@@ -1,0 +1,120 @@
+import { generateApiKey } from '@svc/auth';
+import type { ReadinessResponse, Scope } from '@svc/contracts';
+import { NotFoundError, ServiceUnavailableError } from '@svc/errors';
+import { createLogger } from '@svc/log';
+import { type AppDeps, createApp } from '../../src/app';
+import { CatalogCache } from '../../src/domain/catalog-cache';
+import type { AuthContext } from '../../src/locals';
+import type { RequestSample } from '../../src/middleware/metrics';
+import { balanceAnswer, crtDescription, searchAnswer } from './fixtures';
+
+/** Presenting this makes the fake key store fail as if PostgreSQL were down. */
+export const BROKEN_STORE_KEY = 'store-down';
+export const CLIENT_ID = '5f0c7a62-3c39-4f4e-9a55-0d3c6f0e8a11';
+
+/** A key of the real format, known to the fake verifier with the given scopes. */
+function issue(keys: Map<string, AuthContext>, scopes: Scope[]): string {
+  const key = generateApiKey();
+  keys.set(key.apiKey, { clientId: CLIENT_ID, clientName: 'acme', keyId: key.keyId, scopes });
+  return key.apiKey;
+}
+
+export interface AppHarness {
+  readonly url: string;
+  /** JSON log lines the app wrote so far (parsed). */
+  logs(): Array<Record<string, unknown>>;
+  /** Waits (up to 2 s) for a log line that matches: response lines are written as the response closes. */
+  waitForLog(match: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /** Raw log output, for "this secret never appears" checks. */
+  readonly rawLogs: () => string;
+  readonly samples: RequestSample[];
+  readonly keys: { billing: string; plain: string };
+  readonly registry: { searches: number; describes: number; down: boolean };
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** The app factory on 127.0.0.1 (ephemeral port), with in-memory stand-ins for RPC and the key store. */
+export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise<AppHarness> {
+  const lines: string[] = [];
+  const logger = createLogger({
+    service: 'gateway',
+    level: 'debug',
+    destination: { write: (s: string) => lines.push(s) },
+  });
+  const keys = new Map<string, AuthContext>();
+  const billing = issue(keys, ['billing:read', 'capabilities:read']);
+  const plain = issue(keys, ['capabilities:read']);
+  const registry = { searches: 0, describes: 0, down: false };
+  const unavailable = () => new ServiceUnavailableError('registry service did not answer within 1000 ms');
+
+  const catalog = new CatalogCache(
+    {
+      search: async (query) => {
+        registry.searches += 1;
+        if (registry.down) throw unavailable();
+        return searchAnswer({ ...query, limit: query.limit });
+      },
+      describe: async (slug) => {
+        registry.describes += 1;
+        if (registry.down) throw unavailable();
+        if (slug !== 'crt') throw new NotFoundError(`unknown capability: ${slug}`);
+        return crtDescription;
+      },
+    },
+    { ttlMs: 30_000, isNotFound: (e) => e instanceof NotFoundError },
+  );
+  const samples: RequestSample[] = [];
+  const ready: ReadinessResponse = {
+    ok: true,
+    service: 'gateway',
+    checks: { redis: { ok: true }, database: { ok: true } },
+  };
+
+  const app = createApp({
+    logger,
+    keys: {
+      verify: async (presented) => {
+        if (presented === BROKEN_STORE_KEY) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        return keys.get(presented) ?? null;
+      },
+    },
+    catalog,
+    wallet: { balance: async (clientId) => balanceAnswer(clientId) },
+    readiness: async () => ready,
+    observeRequest: (sample) => samples.push(sample),
+    ...overrides,
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('test server has no TCP port');
+  const url = `http://127.0.0.1:${address.port}`;
+  const logs = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  return {
+    url,
+    logs,
+    waitForLog: async (match) => {
+      for (let waited = 0; waited < 2_000; waited += 10) {
+        const found = logs().find(match);
+        if (found) return found;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`no matching log line in:\n${lines.join('')}`);
+    },
+    rawLogs: () => lines.join(''),
+    samples,
+    keys: { billing, plain },
+    registry,
+    fetch: (path, init) => fetch(`${url}${path}`, init),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,23 @@
+import { ConfigError, loadEnv } from '@svc/config';
+import { RegistryEnv } from './env';
+
+describe('RegistryEnv', () => {
+  test('defaults: health port 8081, local Redis, prefix svc', () => {
+    const env = loadEnv(RegistryEnv, { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/svc' });
+    expect(env).toMatchObject({
+      HEALTH_PORT: 8081,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      BUS_PREFIX: 'svc',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_TIMEOUT_MS: 10_000,
+    });
+  });
+
+  test('DATABASE_URL is required and a bad port is named', () => {
+    expect(() => loadEnv(RegistryEnv, {})).toThrow(ConfigError);
+    expect(() => loadEnv(RegistryEnv, {})).toThrow(/DATABASE_URL: required/);
+    expect(() =>
+      loadEnv(RegistryEnv, { DATABASE_URL: 'postgres://localhost/svc', HEALTH_PORT: 'http' }),
+    ).toThrow(/HEALTH_PORT/);
+  });
+});

@@ -1,0 +1,51 @@
+import { type CapabilityManifest, CrtInput } from '@svc/contracts';
+import type { Category } from './categories';
+
+const category: Category = 'security';
+
+/**
+ * `crt` (spec §1.7, §2.6, §4.5): certificate-transparency hostnames for one registrable apex domain.
+ *
+ * The name, tags and description feed the full-text index (name and slug weigh most, then category
+ * and tags, then the description), so they use the words people and agents actually type:
+ * "certificates for my domain", "certificate transparency", "find subdomains", "ct logs".
+ * The description also carries the spec's caveats: free, bounded, stored without expiry, and
+ * observations do not prove that hosts are live (§1.7).
+ */
+export const crtManifest: CapabilityManifest = {
+  slug: 'crt',
+  name: 'Certificate transparency hostnames',
+  description:
+    'Find the subdomains and hostnames of your domain that appear in public certificate transparency (CT) logs. ' +
+    'Give one registrable apex domain (for example example.com; subdomains and public suffixes are rejected) and get ' +
+    'the hostnames named in TLS/SSL certificates issued for it, optionally with the date each was first seen. ' +
+    'Useful to inventory certificates for a domain, audit your attack surface or discover forgotten hosts. ' +
+    'Returns at most 1000 observations (100 by default). Free. The apex and the observations are stored with the ' +
+    'run without automatic expiry. Observations come from certificate logs and do not prove that a host is live.',
+  category,
+  tags: [
+    'certificate',
+    'certificates',
+    'certificate-transparency',
+    'transparency',
+    'ct',
+    'tls',
+    'ssl',
+    'subdomains',
+    'hostnames',
+    'dns',
+    'domain',
+    'recon',
+  ],
+  version: '1.0.0',
+  pricing: { model: 'free', currency: 'USD', description: 'Free.' },
+  file_requirements: {
+    accepts_files: false,
+    min_files: 0,
+    max_files: 0,
+    max_size_bytes: null,
+    content_types: [],
+  },
+  execution: { machine_run_status: 'supported', runtime: 'node', mode: 'sync' },
+  input: CrtInput,
+};

@@ -1,0 +1,112 @@
+import type { CapabilityManifest } from '@svc/contracts';
+import { z } from 'zod';
+
+/**
+ * Realistic neighbours for `crt` in search tests: each shares some words with it ("domain",
+ * "find", "extract", "hostnames", "certificate"...) so the ranking, not mere matching, decides.
+ */
+const noFiles = { accepts_files: false, min_files: 0, max_files: 0, max_size_bytes: null, content_types: [] };
+const free = { model: 'free', currency: 'USD', description: 'Free.' } as const;
+const sync = { machine_run_status: 'supported', runtime: 'node', mode: 'sync' } as const;
+
+export const pdfTextManifest: CapabilityManifest = {
+  slug: 'pdf-text-extract',
+  name: 'PDF text extraction',
+  description:
+    'Extract the text of a PDF document page by page, with optional OCR for scanned pages. ' +
+    'Upload one PDF file and get plain text per page.',
+  category: 'documents',
+  tags: ['pdf', 'text', 'extract', 'ocr', 'document'],
+  version: '1.0.0',
+  pricing: {
+    model: 'per_unit',
+    currency: 'USD',
+    unit: 'page',
+    unit_price_usd: '0.002',
+    description: 'USD 0.002 per page.',
+  },
+  file_requirements: {
+    accepts_files: true,
+    min_files: 1,
+    max_files: 1,
+    max_size_bytes: 20_000_000,
+    content_types: ['application/pdf'],
+  },
+  execution: { machine_run_status: 'requires_worker', runtime: 'python', mode: 'async' },
+  input: z.object({ upload_id: z.string(), ocr: z.boolean().default(false) }).strict(),
+};
+
+export const imageThumbnailManifest: CapabilityManifest = {
+  slug: 'image-thumbnail',
+  name: 'Image thumbnail',
+  description: 'Make a small JPEG or PNG thumbnail of an uploaded image, keeping its aspect ratio.',
+  category: 'media',
+  tags: ['image', 'thumbnail', 'resize', 'jpeg', 'png'],
+  version: '1.0.0',
+  pricing: free,
+  file_requirements: {
+    accepts_files: true,
+    min_files: 1,
+    max_files: 1,
+    max_size_bytes: 10_000_000,
+    content_types: ['image/*'],
+  },
+  execution: sync,
+  input: z.object({ upload_id: z.string(), width: z.number().int().min(16).max(1024) }).strict(),
+};
+
+export const dnsLookupManifest: CapabilityManifest = {
+  slug: 'dns-lookup',
+  name: 'DNS records lookup',
+  description:
+    'Resolve the A, AAAA, MX, TXT and NS records of a hostname or domain from public DNS resolvers.',
+  category: 'network',
+  tags: ['dns', 'records', 'resolve', 'mx', 'nameserver'],
+  version: '1.0.0',
+  pricing: free,
+  file_requirements: noFiles,
+  execution: sync,
+  input: z.object({ hostname: z.string(), types: z.array(z.string()).optional() }).strict(),
+};
+
+export const whoisManifest: CapabilityManifest = {
+  slug: 'whois-lookup',
+  name: 'WHOIS domain registration lookup',
+  description:
+    'Look up who registered a domain, its registrar, creation and expiry dates, from WHOIS and RDAP.',
+  category: 'network',
+  tags: ['whois', 'rdap', 'registrar', 'domain', 'registration'],
+  version: '1.0.0',
+  pricing: { model: 'flat', currency: 'USD', price_usd: '0.01', description: 'USD 0.01 per lookup.' },
+  file_requirements: noFiles,
+  execution: sync,
+  input: z.object({ domain: z.string() }).strict(),
+};
+
+export const piiRedactManifest: CapabilityManifest = {
+  slug: 'pii-redact',
+  name: 'PII redaction',
+  description:
+    'Find and redact personal data (names, emails, phone numbers, addresses) in a text before sharing it.',
+  category: 'privacy',
+  tags: ['pii', 'redaction', 'privacy', 'gdpr', 'anonymize'],
+  version: '1.0.0',
+  pricing: {
+    model: 'per_unit',
+    currency: 'USD',
+    unit: '1000_characters',
+    unit_price_usd: '0.004',
+    description: 'USD 0.004 per 1000 characters.',
+  },
+  file_requirements: noFiles,
+  execution: { machine_run_status: 'plan_only', runtime: 'node', mode: 'sync' },
+  input: z.object({ text: z.string().max(100_000) }).strict(),
+};
+
+export const SYNTHETIC_MANIFESTS: readonly CapabilityManifest[] = [
+  pdfTextManifest,
+  imageThumbnailManifest,
+  dnsLookupManifest,
+  whoisManifest,
+  piiRedactManifest,
+];

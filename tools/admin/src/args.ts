@@ -1,0 +1,223 @@
+import { parseArgs } from 'node:util';
+import { allScopes, extractKeyId, parseScopes, UnknownScopeError } from '@svc/auth';
+import { microsFromUsd, type Scope } from '@svc/contracts';
+
+// Command-line parsing for `pnpm admin <command>`. Everything that can be checked without the
+// database is checked here, so mistakes exit 2 (usage) before any connection is made.
+
+export const COMMAND_NAMES = ['create-key', 'list-keys', 'revoke-key'] as const;
+export type CommandName = (typeof COMMAND_NAMES)[number];
+
+/** A mistake on the command line: main prints the message and usage on stderr and exits 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+
+  constructor(
+    message: string,
+    readonly command?: CommandName,
+  ) {
+    super(message);
+  }
+}
+
+export interface CreateKeyArgs {
+  command: 'create-key';
+  clientName: string;
+  scopes: Scope[];
+  label: string | null;
+  /** Opening balance, micro-USD (1 USD = 1 000 000); null when not given. */
+  balanceMicros: bigint | null;
+  /** Spend cap, micro-USD; null when not given. */
+  spendCapMicros: bigint | null;
+}
+
+export interface ListKeysArgs {
+  command: 'list-keys';
+  clientName: string | null;
+}
+
+export interface RevokeKeyArgs {
+  command: 'revoke-key';
+  keyId: string;
+}
+
+export interface HelpArgs {
+  command: 'help';
+  topic: CommandName | null;
+}
+
+export type AdminArgs = CreateKeyArgs | ListKeysArgs | RevokeKeyArgs | HelpArgs;
+
+const USAGE: Record<CommandName, string> = {
+  'create-key':
+    'pnpm admin create-key --client NAME --scopes a,b,c [--label TEXT] [--balance-usd N] [--spend-cap-usd N]\n' +
+    '    Creates an API key (and the client if new); prints {"client_id","api_key"}. The key is shown once.\n' +
+    '    --balance-usd adds an opening credit, --spend-cap-usd sets the wallet spend cap (USD, up to 6 decimals).',
+  'list-keys': 'pnpm admin list-keys [--client NAME]\n' + '    Prints a JSON array of keys (never secrets).',
+  'revoke-key': 'pnpm admin revoke-key KEY_ID|API_KEY\n' + '    Revokes a key; prints {"key_id","revoked"}.',
+};
+
+export function usage(topic: CommandName | null = null): string {
+  const commands = topic === null ? COMMAND_NAMES : [topic];
+  const lines = ['Usage:', ...commands.map((name) => `  ${USAGE[name]}`)];
+  if (topic === null || topic === 'create-key') {
+    lines.push('', `Scopes: ${allScopes().join(', ')}`);
+  }
+  lines.push(
+    '',
+    'Database: DATABASE_URL, or the one recorded by `pnpm start` in .data/runtime.json.',
+    'Exit codes: 0 ok, 1 runtime failure, 2 usage error.',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function isCommandName(value: string): value is CommandName {
+  return COMMAND_NAMES.some((name) => name === value);
+}
+
+function isHelpFlag(value: string | undefined): boolean {
+  return value === '--help' || value === '-h' || value === 'help';
+}
+
+function parseUsd(text: string, option: string, command: CommandName): bigint {
+  let micros: bigint;
+  try {
+    micros = microsFromUsd(text.trim());
+  } catch (err) {
+    // microsFromUsd says why: negative, more than 6 decimals, or not a decimal at all.
+    const reason = err instanceof Error ? err.message : 'not a USD amount';
+    throw new UsageError(`${option}: ${reason} (e.g. 25 or 12.345678)`, command);
+  }
+  if (micros < 0n) {
+    throw new UsageError(`${option} must be >= 0`, command);
+  }
+  return micros;
+}
+
+function required(value: string | undefined, option: string, command: CommandName): string {
+  if (value === undefined || value.trim() === '') {
+    throw new UsageError(`${option} is required`, command);
+  }
+  return value;
+}
+
+function parseCreateKey(args: string[]): CreateKeyArgs | HelpArgs {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      client: { type: 'string' },
+      scopes: { type: 'string' },
+      label: { type: 'string' },
+      'balance-usd': { type: 'string' },
+      'spend-cap-usd': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    return { command: 'help', topic: 'create-key' };
+  }
+  const clientName = required(values.client, '--client', 'create-key').trim();
+  const scopeList = required(values.scopes, '--scopes', 'create-key')
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter((scope) => scope !== '');
+  let scopes: Scope[];
+  try {
+    scopes = parseScopes(scopeList);
+  } catch (err) {
+    throw err instanceof UnknownScopeError ? new UsageError(err.message, 'create-key') : err;
+  }
+  if (scopes.length === 0) {
+    throw new UsageError('--scopes needs at least one scope', 'create-key');
+  }
+  const balance = values['balance-usd'];
+  const cap = values['spend-cap-usd'];
+  return {
+    command: 'create-key',
+    clientName,
+    scopes,
+    label: values.label === undefined || values.label.trim() === '' ? null : values.label.trim(),
+    balanceMicros: balance === undefined ? null : parseUsd(balance, '--balance-usd', 'create-key'),
+    spendCapMicros: cap === undefined ? null : parseUsd(cap, '--spend-cap-usd', 'create-key'),
+  };
+}
+
+function parseListKeys(args: string[]): ListKeysArgs | HelpArgs {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { client: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    return { command: 'help', topic: 'list-keys' };
+  }
+  return { command: 'list-keys', clientName: values.client === undefined ? null : values.client.trim() };
+}
+
+function parseRevokeKey(args: string[]): RevokeKeyArgs | HelpArgs {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: { help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    return { command: 'help', topic: 'revoke-key' };
+  }
+  if (positionals.length !== 1 || positionals[0] === undefined) {
+    throw new UsageError('revoke-key takes exactly one KEY_ID or API key', 'revoke-key');
+  }
+  const keyId = extractKeyId(positionals[0]);
+  if (keyId === null) {
+    // Never echo the argument: it may be a (mistyped) secret key.
+    throw new UsageError('not a key id (12 chars [a-z0-9]) nor a well-formed API key', 'revoke-key');
+  }
+  return { command: 'revoke-key', keyId };
+}
+
+function isParseArgsError(err: unknown): err is { code: string; message: string } {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    'code' in err &&
+    typeof err.code === 'string' &&
+    err.code.startsWith('ERR_PARSE_ARGS_') &&
+    'message' in err &&
+    typeof err.message === 'string'
+  );
+}
+
+const PARSERS: Record<CommandName, (args: string[]) => AdminArgs> = {
+  'create-key': parseCreateKey,
+  'list-keys': parseListKeys,
+  'revoke-key': parseRevokeKey,
+};
+
+/** Parses argv (without node and script). Throws UsageError on any mistake. */
+export function parseAdminArgs(argv: readonly string[]): AdminArgs {
+  const [first, ...rest] = argv;
+  if (first === undefined) {
+    throw new UsageError('missing command');
+  }
+  if (isHelpFlag(first)) {
+    const topic = rest[0];
+    return { command: 'help', topic: topic !== undefined && isCommandName(topic) ? topic : null };
+  }
+  if (!isCommandName(first)) {
+    throw new UsageError(`unknown command "${first}" (commands: ${COMMAND_NAMES.join(', ')})`);
+  }
+  try {
+    return PARSERS[first](rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      throw err;
+    }
+    // node:util parseArgs reports unknown options and missing values with codes ERR_PARSE_ARGS_*
+    // (matched by code: the TypeError class differs across realms, e.g. under jest).
+    if (isParseArgsError(err)) {
+      throw new UsageError(err.message, first);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,82 @@
+import { ApiKeyStore } from '@svc/auth';
+import { createPrismaClient, Prisma } from '@svc/db';
+import { type AdminArgs, parseAdminArgs, UsageError, usage } from './args';
+import { createKey } from './commands/create-key';
+import { listKeys } from './commands/list-keys';
+import { revokeKey } from './commands/revoke-key';
+import { resolveDatabaseUrl } from './database-url';
+
+// `pnpm admin <command>`: operator CLI. stdout carries exactly one JSON value per run (so it can be
+// piped into jq or a secret store); every message goes to stderr. Exit codes: 0 ok, 1 runtime
+// failure, 2 usage error.
+const EXIT_OK = 0;
+const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
+
+type CommandArgs = Exclude<AdminArgs, { command: 'help' }>;
+
+function execute(store: ApiKeyStore, args: CommandArgs): Promise<unknown> {
+  switch (args.command) {
+    case 'create-key':
+      return createKey(store, args);
+    case 'list-keys':
+      return listKeys(store, args);
+    case 'revoke-key':
+      return revokeKey(store, args);
+  }
+}
+
+async function run(argv: readonly string[]): Promise<number> {
+  let args: AdminArgs;
+  try {
+    args = parseAdminArgs(argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`admin: ${err.message}\n\n${usage(err.command ?? null)}`);
+      return EXIT_USAGE;
+    }
+    throw err;
+  }
+  if (args.command === 'help') {
+    process.stdout.write(usage(args.topic));
+    return EXIT_OK;
+  }
+
+  // The only read of process.env: DATABASE_URL, else the launcher's .data/runtime.json.
+  const databaseUrl = resolveDatabaseUrl(process.env, process.cwd());
+  const prisma = createPrismaClient(databaseUrl);
+  try {
+    const output = await execute(new ApiKeyStore(prisma), args);
+    process.stdout.write(`${JSON.stringify(output)}\n`);
+    return EXIT_OK;
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
+/**
+ * One line for the operator. Prisma errors open with a multi-line "Invalid `…` invocation" code
+ * excerpt; their last line is the actual cause ("Can't reach database server at …").
+ */
+function describeFailure(err: unknown): string {
+  if (!(err instanceof Error)) {
+    return String(err);
+  }
+  if (!err.name.startsWith('PrismaClient')) {
+    return err.message;
+  }
+  const cause = err.message.split('\n').findLast((line) => line.trim() !== '') ?? err.message;
+  // P2021: table missing, i.e. a database the migrations never ran on.
+  const missingTable = err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2021';
+  return `database: ${cause.trim()}${missingTable ? ' (run `pnpm migrate` first)' : ''}`;
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`admin: ${describeFailure(err)}\n`);
+    process.exitCode = EXIT_FAILURE;
+  },
+);

@@ -1,0 +1,64 @@
+import { baseEnv, databaseEnv, durationMs, type EnvSource, loadEnvOrExit, port, redisEnv } from '@svc/config';
+import { z } from 'zod';
+import { DEFAULT_HEALTH_PORTS, SERVICE_NAMES, type ServiceName } from './services';
+
+/** `<NAME>_HEALTH_PORT`: moves one service's health server off its default port (e.g. 8081 is taken). */
+export function healthPortVariable(name: ServiceName): string {
+  return `${name.toUpperCase()}_HEALTH_PORT`;
+}
+
+const healthPortOverrides = Object.fromEntries(
+  SERVICE_NAMES.map((name) => [healthPortVariable(name), port(DEFAULT_HEALTH_PORTS[name])]),
+);
+
+/**
+ * The launcher's own settings. Everything else in the environment (CRT_SH_URL, CERTSPOTTER_URL,
+ * CERTSPOTTER_TOKEN, RPC_TIMEOUT_MS, …) is passed through to the services untouched.
+ */
+export const LauncherEnv = z.object({
+  ...baseEnv,
+  // Unset: an embedded PostgreSQL with its data in .data/postgres.
+  DATABASE_URL: databaseEnv.DATABASE_URL.optional(),
+  REDIS_URL: redisEnv.REDIS_URL,
+  BUS_PREFIX: redisEnv.BUS_PREFIX,
+  PORT: port(8080),
+  ...healthPortOverrides,
+  // ms: how long a service has to exit after SIGTERM before it is SIGKILLed.
+  LAUNCHER_STOP_TIMEOUT_MS: durationMs(10_000),
+});
+
+export interface LauncherSettings {
+  databaseUrl: string | undefined;
+  redisUrl: string;
+  busPrefix: string;
+  logLevel: string;
+  port: number;
+  healthPorts: Record<ServiceName, number>;
+  stopTimeoutMs: number;
+  /** The environment the services inherit (our variables are set on top of it per service). */
+  passThrough: NodeJS.ProcessEnv;
+}
+
+function healthPortsFrom(parsed: Record<string, unknown>): Record<ServiceName, number> {
+  const ports = { ...DEFAULT_HEALTH_PORTS };
+  for (const name of SERVICE_NAMES) {
+    const value = parsed[healthPortVariable(name)];
+    if (typeof value === 'number') ports[name] = value;
+  }
+  return ports;
+}
+
+/** The only read of process.env in the launcher; a bad variable is printed by name and exits 1. */
+export function loadLauncherSettings(source: EnvSource = process.env): LauncherSettings {
+  const env = loadEnvOrExit(LauncherEnv, source);
+  return {
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    busPrefix: env.BUS_PREFIX,
+    logLevel: env.LOG_LEVEL,
+    port: env.PORT,
+    healthPorts: healthPortsFrom(env),
+    stopTimeoutMs: env.LAUNCHER_STOP_TIMEOUT_MS,
+    passThrough: { ...source },
+  };
+}

@@ -1,0 +1,235 @@
+// `pnpm start`: the whole platform on one machine with embedded defaults (README's first command).
+// Wiring only: PostgreSQL and Redis (found or started) → database migrated → development key →
+// every service as its own supervised process → ready banner and .data/runtime.json. Ctrl-C or
+// SIGTERM stops the services in order, then what we started, and exits 0; a second one forces.
+import path from 'node:path';
+import { createPrismaClient, ensureDatabaseExists, migrateDatabase } from '@svc/db';
+import {
+  ensurePostgres,
+  ensureRedis,
+  findWorkspaceRoot,
+  isProcessAlive,
+  readRuntimeInfo,
+  redactUrl,
+  removeRuntimeInfo,
+  tcpAnswers,
+  writeRuntimeInfo,
+} from '@svc/devstack';
+import { devKeyLines, readyLines } from './banner';
+import { devKeyPath, ensureDevKey } from './dev-key';
+import { healthPortVariable, loadLauncherSettings } from './env';
+import { launcherLog, PrefixedOutput } from './output';
+import { waitUntilReady } from './readiness';
+import { DEFAULT_HEALTH_PORTS, SERVICE_NAMES, type ServiceName, STOP_ORDER, serviceArgs } from './services';
+import { type ChildSpec, Supervisor } from './supervisor';
+
+// Wide enough for the longest name, "orchestrator".
+const NAME_WIDTH = 12;
+// ms: after a second Ctrl-C, how long PostgreSQL/Redis get to stop before we exit anyway.
+const FORCED_STOP_BOUND_MS = 3_000;
+
+const settings = loadLauncherSettings();
+const rootDir = findWorkspaceRoot(__dirname);
+const dataDir = path.join(rootDir, '.data');
+const keyFile = devKeyPath(rootDir);
+// As the user types it from the workspace root (pnpm runs us inside tools/launcher).
+const keyFileShown = path.relative(rootDir, keyFile);
+const gatewayUrl = `http://localhost:${settings.port}`;
+const output = new PrefixedOutput(NAME_WIDTH);
+const log = launcherLog(output);
+
+const infrastructure: Array<{ name: string; stop: () => Promise<void> }> = [];
+let supervisor: Supervisor | undefined;
+let wroteRuntimeInfo = false;
+
+// One stop request wins; it carries the exit code (0 on a signal, 1 on a failure).
+let stopRequested = false;
+let exitCode = 0;
+let releaseStop: () => void = () => undefined;
+const stopped = new Promise<void>((resolve) => {
+  releaseStop = resolve;
+});
+
+function requestStop(code: number, reason: string): void {
+  if (stopRequested) return;
+  stopRequested = true;
+  exitCode = code;
+  log.info(reason);
+  releaseStop();
+}
+
+async function force(): Promise<never> {
+  log.warn('second signal: killing every service now');
+  supervisor?.killAll();
+  const stops = Promise.allSettled(infrastructure.map((item) => item.stop()));
+  await Promise.race([stops, new Promise((resolve) => setTimeout(resolve, FORCED_STOP_BOUND_MS))]);
+  process.exit(1);
+}
+
+// ms: a second signal this soon after the first is the same Ctrl-C relayed by a wrapper (pnpm and
+// tsx forward the terminal's SIGINT to their child, which already got it from the terminal).
+const SIGNAL_ECHO_MS = 1_000;
+let firstSignalAt: number | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (firstSignalAt === undefined) {
+      firstSignalAt = Date.now();
+      requestStop(0, `${signal}: stopping the services (press Ctrl-C again to force)`);
+    } else if (Date.now() - firstSignalAt > SIGNAL_ECHO_MS) {
+      void force();
+    }
+  });
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A launcher whose runtime.json names a live pid is still running: two would fight over ports. */
+function refuseSecondLauncher(): void {
+  let info: ReturnType<typeof readRuntimeInfo> = null;
+  try {
+    info = readRuntimeInfo(rootDir);
+  } catch (err) {
+    log.warn(`${errorText(err)}; removing it`);
+  }
+  if (info !== null && info.pid !== process.pid && isProcessAlive(info.pid)) {
+    throw new Error(
+      `the platform is already running (launcher pid ${info.pid}, ${info.gatewayUrl}); stop it first ` +
+        '(if that pid is not a launcher, delete .data/runtime.json)',
+    );
+  }
+  removeRuntimeInfo(rootDir);
+}
+
+/** Fails fast, naming the variable to change, rather than letting a service crash-loop on EADDRINUSE. */
+async function checkPortsFree(): Promise<void> {
+  const taken: string[] = [];
+  if (await tcpAnswers('127.0.0.1', settings.port)) taken.push(`${settings.port} (PORT, gateway)`);
+  for (const name of SERVICE_NAMES) {
+    const port = settings.healthPorts[name];
+    if (await tcpAnswers('127.0.0.1', port)) {
+      taken.push(`${port} (${healthPortVariable(name)}, default ${DEFAULT_HEALTH_PORTS[name]})`);
+    }
+  }
+  if (taken.length > 0) {
+    throw new Error(`ports already in use: ${taken.join(', ')}; free them or set those variables`);
+  }
+}
+
+function childSpec(name: ServiceName, databaseUrl: string, redisUrl: string): ChildSpec {
+  const env: NodeJS.ProcessEnv = {
+    ...settings.passThrough,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    BUS_PREFIX: settings.busPrefix,
+    LOG_LEVEL: settings.logLevel,
+    HEALTH_PORT: String(settings.healthPorts[name]),
+  };
+  if (name === 'gateway') env.PORT = String(settings.port);
+  else delete env.PORT;
+  const parentWatch = path.join(__dirname, 'parent-watch.ts');
+  return { name, command: process.execPath, args: serviceArgs(name, parentWatch), cwd: rootDir, env };
+}
+
+async function startUp(): Promise<void> {
+  refuseSecondLauncher();
+  await checkPortsFree();
+
+  const postgres = await ensurePostgres({
+    databaseUrl: settings.databaseUrl,
+    dataDir: path.join(dataDir, 'postgres'),
+    logger: log,
+  });
+  if (postgres.embedded) infrastructure.push({ name: 'embedded PostgreSQL', stop: postgres.stop });
+  if (stopRequested) return;
+  const redis = await ensureRedis({
+    redisUrl: settings.redisUrl,
+    dataDir: path.join(dataDir, 'redis'),
+    logger: log,
+  });
+  if (redis.spawned) infrastructure.push({ name: 'redis-server', stop: redis.stop });
+  if (stopRequested) return;
+
+  await ensureDatabaseExists(postgres.url);
+  await migrateDatabase(postgres.url, { log: (message) => log.info(`migrations: ${message}`) });
+  const prisma = createPrismaClient(postgres.url);
+  try {
+    output.block(devKeyLines(await ensureDevKey(prisma, keyFile), keyFileShown));
+  } finally {
+    await prisma.$disconnect();
+  }
+  if (stopRequested) return;
+
+  supervisor = new Supervisor(
+    SERVICE_NAMES.map((name) => childSpec(name, postgres.url, redis.url)),
+    {
+      line: (name, stream, text) => output.line(name, stream, text),
+      info: (message) => log.info(message),
+      warn: (message) => log.warn(message),
+      gaveUp: (name) => requestStop(1, `${name} keeps crashing: shutting everything down`),
+    },
+  );
+  supervisor.start();
+  log.info(`started ${SERVICE_NAMES.join(', ')}; waiting for them to be ready`);
+
+  const targets = SERVICE_NAMES.map((name) => {
+    const port = name === 'gateway' ? settings.port : settings.healthPorts[name];
+    return { name, url: `http://127.0.0.1:${port}/readyz` };
+  });
+  const ready = await waitUntilReady(targets, {
+    cancelled: () => stopRequested,
+    report: (pending, waitedMs) =>
+      log.warn(`still waiting for ${pending.join(', ')} (${Math.round(waitedMs / 1000)} s)`),
+  });
+  if (!ready) return;
+
+  writeRuntimeInfo(rootDir, {
+    databaseUrl: postgres.url,
+    redisUrl: redis.url,
+    gatewayUrl,
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+  });
+  wroteRuntimeInfo = true;
+  const notes = [
+    `Database: ${redactUrl(postgres.url)}${postgres.embedded ? ' (embedded, data in .data/postgres)' : ''}`,
+    `Redis:    ${redactUrl(redis.url)}${redis.spawned ? ' (started here, data in .data/redis)' : ''}`,
+  ];
+  output.block(readyLines({ gatewayUrl, keyFile: keyFileShown, notes }));
+}
+
+async function shutDown(): Promise<void> {
+  if (supervisor !== undefined) await supervisor.stop(STOP_ORDER, settings.stopTimeoutMs);
+  if (wroteRuntimeInfo) removeRuntimeInfo(rootDir);
+  for (const item of [...infrastructure].reverse()) {
+    try {
+      await item.stop();
+      log.info(`${item.name} stopped`);
+    } catch (err) {
+      log.error(`${item.name} did not stop cleanly: ${errorText(err)}`);
+      exitCode = 1;
+    }
+  }
+}
+
+async function main(): Promise<number> {
+  try {
+    await startUp();
+  } catch (err) {
+    log.error(errorText(err));
+    requestStop(1, 'start-up failed: stopping what was started');
+  }
+  await stopped;
+  await shutDown();
+  log.info(exitCode === 0 ? 'all stopped' : `stopped with errors (exit ${exitCode})`);
+  return exitCode;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    log.error(`launcher failed: ${errorText(err)}`);
+    process.exit(1);
+  },
+);
