@@ -7,10 +7,6 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { ensurePostgres, freePort, isProcessAlive, type PostgresHandle, pingPostgres } from '../src/index';
 
-// jest.config.js sets testTimeout inside the integration project, where jest ignores it (a global-only
-// option): starting servers can take longer than the 5 s default, so this file sets its own.
-jest.setTimeout(60_000);
-
 async function query(url: string, sql: string): Promise<Array<Record<string, unknown>>> {
   const client = new Client({ connectionString: url });
   await client.connect();

@@ -11,10 +11,6 @@ import {
   withDatabase,
 } from '../src/index';
 
-// jest.config.js sets testTimeout inside the integration project, where jest ignores it (a global-only
-// option): starting servers can take longer than the 5 s default, so this file sets its own.
-jest.setTimeout(60_000);
-
 const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const suffix = `${process.pid}_${Date.now()}`;
 

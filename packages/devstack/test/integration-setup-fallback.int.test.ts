@@ -9,10 +9,6 @@ import { Client } from 'pg';
 import { freePort, pingPostgres, pingRedis } from '../src/index';
 import { prepareIntegrationStack } from '../src/test-infrastructure';
 
-// jest.config.js sets testTimeout inside the integration project, where jest ignores it (a global-only
-// option): starting servers can take longer than the 5 s default, so this file sets its own.
-jest.setTimeout(60_000);
-
 describe('integration setup fallback', () => {
   let rootDir: string;
 

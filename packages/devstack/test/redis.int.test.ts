@@ -5,10 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { ensureRedis, freePort, pingRedis, type RedisHandle } from '../src/index';
 
-// jest.config.js sets testTimeout inside the integration project, where jest ignores it (a global-only
-// option): starting servers can take longer than the 5 s default, so this file sets its own.
-jest.setTimeout(60_000);
-
 const existingUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 describe('ensureRedis', () => {

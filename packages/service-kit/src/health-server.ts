@@ -1,12 +1,13 @@
 import type { Server } from 'node:http';
-import type { HealthResponse, ReadinessCheck, ReadinessResponse } from '@svc/contracts';
+import type { HealthResponse } from '@svc/contracts';
 import { MethodNotAllowedError, NotFoundError, toErrorResponse } from '@svc/errors';
-import { type Logger, scrubSecrets } from '@svc/log';
+import type { Logger } from '@svc/log';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Registry } from 'prom-client';
 import type { ReadinessCheckFn } from './checks';
 import type { Closable } from './closable';
 import { createMetricsRegistry } from './metrics';
+import { DEFAULT_CHECK_TIMEOUT_MS, runReadinessChecks } from './readiness';
 
 export interface HealthServerOptions {
   service: string;
@@ -30,11 +31,8 @@ export interface HealthServer extends Closable {
   readonly registry: Registry;
 }
 
-const DEFAULT_CHECK_TIMEOUT_MS = 1_000;
 /** ms: how long close() lets in-flight requests finish before cutting connections. */
 const CLOSE_GRACE_MS = 2_000;
-/** characters: readiness errors are one short line (they may be shown on dashboards). */
-const MAX_ERROR_LENGTH = 200;
 
 const startedAt = Date.now();
 
@@ -56,7 +54,7 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   });
 
   app.get('/readyz', async (_req, res) => {
-    const body = await runChecks(service, options.checks, checkTimeoutMs);
+    const body = await runReadinessChecks(service, options.checks, checkTimeoutMs);
     if (!body.ok) logger.warn({ checks: body.checks }, 'not ready');
     res.status(body.ok ? 200 : 503).json(body);
   });
@@ -91,48 +89,6 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
 function sendError(res: Response, err: unknown): void {
   const { status, body } = toErrorResponse(err);
   res.status(status).json(body);
-}
-
-/** Runs every check at once, each bounded by `timeoutMs`. */
-async function runChecks(
-  service: string,
-  checks: Record<string, ReadinessCheckFn>,
-  timeoutMs: number,
-): Promise<ReadinessResponse> {
-  const entries = await Promise.all(
-    Object.entries(checks).map(async ([name, check]): Promise<[string, ReadinessCheck]> => {
-      try {
-        await withTimeout(check(), timeoutMs);
-        return [name, { ok: true }];
-      } catch (err) {
-        return [name, { ok: false, error: shortReason(err) }];
-      }
-    }),
-  );
-  const results = Object.fromEntries(entries);
-  return { ok: entries.every(([, result]) => result.ok), service, checks: results };
-}
-
-async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([promise, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** `scheme://user:password@` in driver errors (connection strings): keep the user, drop the password. */
-const URL_PASSWORD = /([a-z][a-z0-9+.-]*:\/\/[^:@\s/]*:)[^@\s/]+@/gi;
-
-/** One safe line: no secrets (API keys, connection-string passwords), bounded length. */
-function shortReason(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
-  const line = scrubSecrets(message.replace(URL_PASSWORD, '$1***@')).split('\n')[0] ?? '';
-  return line.length > MAX_ERROR_LENGTH ? `${line.slice(0, MAX_ERROR_LENGTH)}…` : line;
 }
 
 function listen(app: express.Express, port: number, host: string | undefined): Promise<Server> {

@@ -9,4 +9,5 @@ export {
   runLifecycle,
 } from './lifecycle';
 export { createMetricsRegistry } from './metrics';
+export { DEFAULT_CHECK_TIMEOUT_MS, readinessReporter, runReadinessChecks } from './readiness';
 export { runService } from './run-service';

@@ -6,3 +6,5 @@ export type { FetchResult, StackFetchInit } from './http';
 export { countKeysWithPrefix, deleteKeysWithPrefix } from './redis-cleanup';
 export { SERVICE_NAMES, type ServiceName, type ServicePorts } from './services';
 export { type StartTestStackOptions, startTestStack, type TestStack } from './stack';
+export { createTestBus, type TestBus, testRedisUrl } from './test-bus';
+export { createTestDatabase, type TestDatabase, testAdminUrl } from './test-database';

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createPrismaClient, migrateDatabase, type PrismaClient } from '@svc/db';
-import { createDatabase, dropDatabase, findWorkspaceRoot, freePort, withDatabase } from '@svc/devstack';
+import { findWorkspaceRoot, freePort } from '@svc/devstack';
 import { type CreateApiKeyOptions, createTestApiKey, type TestApiKey } from './api-keys';
 import { ChildService, describeExit } from './child-service';
 import { type FetchResult, fetchFull, type StackFetchInit } from './http';
 import { deleteKeysWithPrefix } from './redis-cleanup';
 import { portEnv, type ServiceName, type ServicePorts } from './services';
+import { createTestDatabase, type TestDatabase } from './test-database';
 
-const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 // ms: first start of a `tsx` process compiles its imports; several at once on 2 cores take a while.
 const DEFAULT_START_TIMEOUT_MS = 30_000;
@@ -63,20 +62,19 @@ async function distinctFreePorts(count: number): Promise<number[]> {
 
 class Stack implements TestStack {
   readonly gatewayUrl: string;
-  private prisma: PrismaClient | undefined;
+  readonly databaseUrl: string;
   private closing: Promise<void> | undefined;
 
   constructor(
-    readonly databaseUrl: string,
+    private readonly database: TestDatabase,
     readonly redisUrl: string,
     readonly prefix: string,
-    private readonly adminUrl: string,
-    private readonly databaseName: string,
     private readonly services: Map<ServiceName, ChildService>,
     private readonly ports: Map<ServiceName, ServicePorts>,
     private readonly options: StartTestStackOptions,
   ) {
     this.gatewayUrl = `http://127.0.0.1:${ports.get('gateway')?.port ?? 0}`;
+    this.databaseUrl = database.url;
   }
 
   private service(name: ServiceName): ChildService {
@@ -138,8 +136,7 @@ class Stack implements TestStack {
   }
 
   createApiKey(options: CreateApiKeyOptions): Promise<TestApiKey> {
-    this.prisma ??= createPrismaClient(this.databaseUrl);
-    return createTestApiKey(this.prisma, options);
+    return createTestApiKey(this.database.prisma, options);
   }
 
   fetch(path: string, init?: StackFetchInit): Promise<FetchResult> {
@@ -185,9 +182,8 @@ class Stack implements TestStack {
     if (gateway !== undefined) await settle(gateway.signal('SIGTERM', this.stopTimeoutMs));
     const rest = [...this.services.values()].filter((service) => service !== gateway);
     await Promise.all(rest.map((service) => settle(service.signal('SIGTERM', this.stopTimeoutMs))));
-    if (this.prisma !== undefined) await settle(this.prisma.$disconnect());
     await Promise.all([
-      settle(dropDatabase(this.adminUrl, this.databaseName)),
+      settle(this.database.drop()),
       settle(deleteKeysWithPrefix(this.redisUrl, this.prefix)),
     ]);
     if (report !== '' && printCrashes) {
@@ -204,21 +200,11 @@ class Stack implements TestStack {
  * this resolves. Always `close()` it (afterAll).
  */
 export async function startTestStack(options: StartTestStackOptions): Promise<TestStack> {
-  const adminUrl = process.env.TEST_DATABASE_ADMIN_URL ?? DEFAULT_ADMIN_URL;
   const redisUrl = process.env.TEST_REDIS_URL ?? DEFAULT_REDIS_URL;
   const rootDir = findWorkspaceRoot(__dirname);
   const names = [...new Set(options.services)];
-  const databaseName = `t_${randomBytes(6).toString('hex')}`;
   const prefix = `t${randomBytes(6).toString('hex')}`;
-  const databaseUrl = withDatabase(adminUrl, databaseName);
-
-  await createDatabase(adminUrl, databaseName);
-  try {
-    await migrateDatabase(databaseUrl);
-  } catch (err) {
-    await dropDatabase(adminUrl, databaseName).catch(() => undefined);
-    throw err;
-  }
+  const database = await createTestDatabase('t');
 
   const free = await distinctFreePorts(names.length + (names.includes('gateway') ? 1 : 0));
   const ports = new Map<ServiceName, ServicePorts>();
@@ -229,7 +215,7 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
     ports.set(name, servicePorts);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      DATABASE_URL: databaseUrl,
+      DATABASE_URL: database.url,
       REDIS_URL: redisUrl,
       BUS_PREFIX: prefix,
       LOG_LEVEL: 'info',
@@ -240,7 +226,7 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
     services.set(name, new ChildService({ name, rootDir, env, ports: servicePorts }));
   }
 
-  const stack = new Stack(databaseUrl, redisUrl, prefix, adminUrl, databaseName, services, ports, options);
+  const stack = new Stack(database, redisUrl, prefix, services, ports, options);
   try {
     await stack.startAll(names);
   } catch (err) {

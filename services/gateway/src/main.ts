@@ -3,13 +3,19 @@ import { createBus, createRpcClient, subscribeEvents } from '@svc/bus';
 import { createPrismaClient } from '@svc/db';
 import { NotFoundError } from '@svc/errors';
 import { createLogger } from '@svc/log';
-import { type Closable, prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
+import {
+  type Closable,
+  prismaCheck,
+  readinessReporter,
+  redisCheck,
+  runService,
+  startHealthServer,
+} from '@svc/service-kit';
 import { createApp, SERVICE_NAME } from './app';
 import { CatalogCache } from './domain/catalog-cache';
 import { loadGatewayEnv } from './env';
 import { listenHttp } from './http-server';
 import { createRequestMetrics } from './metrics';
-import { readinessReporter } from './readiness';
 
 // Wiring only (docs/architecture.md "Processes"): env → logger → prisma (auth) → bus → RPC clients →
 // catalog cache + catalog.changed → health server (/metrics) → public HTTP.

@@ -1,29 +1,14 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ApiKeyStore, parseApiKey } from '@svc/auth';
-import {
-  createPrismaClient,
-  dropDatabase,
-  ensureDatabaseExists,
-  migrateDatabase,
-  type PrismaClient,
-} from '@svc/db';
+import { createTestDatabase, type TestDatabase } from '@svc/testkit';
 
 // Runs the real CLI as a child process against a fresh, migrated database (dropped afterwards).
-// Each run starts node + tsx (a few seconds, more via pnpm). Set here because jest ignores
-// `testTimeout` inside a `projects` entry of jest.config.js.
-jest.setTimeout(60_000);
+// Each run starts node + tsx (a few seconds, more via pnpm).
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'tools/admin/bin/admin.cjs');
-const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DATABASE_URL = (() => {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/admin_cli_${randomBytes(6).toString('hex')}`;
-  return url.toString();
-})();
 
 interface CliResult {
   code: number | null;
@@ -39,7 +24,7 @@ interface RunOptions {
 }
 
 function runAdmin(args: string[], options: RunOptions = {}): Promise<CliResult> {
-  const env = options.env ?? { ...process.env, DATABASE_URL };
+  const env = options.env ?? { ...process.env, DATABASE_URL: database.url };
   const [command, argv] = options.viaPnpm ? ['pnpm', ['admin', ...args]] : [process.execPath, [BIN, ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -69,20 +54,15 @@ function envWithoutDatabaseUrl(): NodeJS.ProcessEnv {
   return env;
 }
 
-let prisma: PrismaClient;
+let database: TestDatabase;
 let store: ApiKeyStore;
 
 beforeAll(async () => {
-  await ensureDatabaseExists(DATABASE_URL);
-  await migrateDatabase(DATABASE_URL);
-  prisma = createPrismaClient(DATABASE_URL);
-  store = new ApiKeyStore(prisma);
+  database = await createTestDatabase('admin_cli');
+  store = new ApiKeyStore(database.prisma);
 });
 
-afterAll(async () => {
-  await prisma?.$disconnect();
-  await dropDatabase(DATABASE_URL);
-});
+afterAll(() => database?.drop());
 
 describe('pnpm admin', () => {
   let first: { client_id: string; api_key: string };
@@ -114,7 +94,7 @@ describe('pnpm admin', () => {
       keyId: parseApiKey(first.api_key)?.keyId,
       scopes: ['capabilities:read', 'capabilities:run'],
     });
-    const ledger = await prisma.ledgerEntry.findMany({ where: { clientId: first.client_id } });
+    const ledger = await database.prisma.ledgerEntry.findMany({ where: { clientId: first.client_id } });
     expect(ledger).toEqual([
       expect.objectContaining({
         kind: 'credit',
@@ -123,7 +103,9 @@ describe('pnpm admin', () => {
         runId: null,
       }),
     ]);
-    const account = await prisma.walletAccount.findUniqueOrThrow({ where: { clientId: first.client_id } });
+    const account = await database.prisma.walletAccount.findUniqueOrThrow({
+      where: { clientId: first.client_id },
+    });
     expect(account.spendCapMicros).toBe(100_000_000n);
   });
 
@@ -141,9 +123,11 @@ describe('pnpm admin', () => {
     ) as { client_id: string; api_key: string };
     expect(output.client_id).toBe(first.client_id);
     expect(output.api_key).not.toBe(first.api_key);
-    const account = await prisma.walletAccount.findUniqueOrThrow({ where: { clientId: first.client_id } });
+    const account = await database.prisma.walletAccount.findUniqueOrThrow({
+      where: { clientId: first.client_id },
+    });
     expect(account.spendCapMicros).toBe(5_000_001n);
-    expect(await prisma.ledgerEntry.count({ where: { clientId: first.client_id } })).toBe(1);
+    expect(await database.prisma.ledgerEntry.count({ where: { clientId: first.client_id } })).toBe(1);
   });
 
   it('list-keys prints the keys as a JSON array, without secrets', async () => {
@@ -193,7 +177,7 @@ describe('pnpm admin', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('root');
     expect(result.stderr).toContain('vault:fill');
-    expect(await prisma.client.count({ where: { name: 'typo' } })).toBe(0);
+    expect(await database.prisma.client.count({ where: { name: 'typo' } })).toBe(0);
   });
 
   it('a bad amount exits 2 without writing', async () => {
@@ -209,7 +193,7 @@ describe('pnpm admin', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('--balance-usd');
-    expect(await prisma.client.count({ where: { name: 'typo' } })).toBe(0);
+    expect(await database.prisma.client.count({ where: { name: 'typo' } })).toBe(0);
   });
 
   it('--help prints usage on stdout and exits 0', async () => {
@@ -234,7 +218,7 @@ describe('pnpm admin', () => {
     function writeRuntimeInfo(pid: number): void {
       fs.mkdirSync(path.join(workspace, '.data'));
       const info = {
-        databaseUrl: DATABASE_URL,
+        databaseUrl: database.url,
         redisUrl: 'redis://127.0.0.1:6379',
         gatewayUrl: 'http://127.0.0.1:8080',
         pid,

@@ -1,23 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import {
-  createPrismaClient,
-  dropDatabase,
-  ensureDatabaseExists,
-  migrateDatabase,
-  type PrismaClient,
-} from '@svc/db';
+import type { PrismaClient } from '@svc/db';
+import { createTestDatabase, type TestDatabase } from '@svc/testkit';
 import { getBalance } from './balance';
 
 // A fresh database on the test server, migrated, dropped afterwards: the real schema, no mocks.
-const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DB_NAME = `wallet_balance_${process.pid}_${Date.now()}`;
-
-function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
 const USD = 1_000_000n;
 /** The clock every test reads the balance at: mid-September 2026 (UTC). */
 const NOW = new Date('2026-09-15T12:00:00.000Z');
@@ -31,19 +17,15 @@ interface Line {
   createdAt?: Date;
 }
 
+let database: TestDatabase;
 let prisma: PrismaClient;
 
 beforeAll(async () => {
-  const url = databaseUrl(DB_NAME);
-  await ensureDatabaseExists(url);
-  await migrateDatabase(url);
-  prisma = createPrismaClient(url);
+  database = await createTestDatabase('wallet_balance');
+  prisma = database.prisma;
 });
 
-afterAll(async () => {
-  await prisma?.$disconnect();
-  await dropDatabase(databaseUrl(DB_NAME));
-});
+afterAll(() => database?.drop());
 
 /** A client id no other test uses, with the given ledger lines (and optional account row). */
 async function clientWith(lines: Line[], spendCapMicros?: bigint | null): Promise<string> {

@@ -1,56 +1,33 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { type Bus, createBus, createRpcClient, type RpcServer, serveRpc } from '@svc/bus';
+import { randomUUID } from 'node:crypto';
+import { type Bus, createRpcClient, type RpcServer, serveRpc } from '@svc/bus';
 import { BalanceResponse } from '@svc/contracts';
-import {
-  createPrismaClient,
-  dropDatabase,
-  ensureDatabaseExists,
-  migrateDatabase,
-  type PrismaClient,
-} from '@svc/db';
-import { createLogger } from '@svc/log';
+import type { PrismaClient } from '@svc/db';
+import { createTestBus, createTestDatabase, type TestBus, type TestDatabase } from '@svc/testkit';
 import { walletHandlers } from './rpc';
 
 // `rpc.wallet` end to end inside one process: real Redis queue, real PostgreSQL ledger, the same
 // serveRpc/createRpcClient pair the gateway uses, so the answer crosses the wire schema both ways.
-const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const DB_NAME = `wallet_rpc_${process.pid}_${Date.now()}`;
-const PREFIX = `wrt${randomBytes(4).toString('hex')}`;
 const NOW = new Date('2026-09-15T12:00:00.000Z');
 
-function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
+let database: TestDatabase;
+let testBus: TestBus;
 let prisma: PrismaClient;
 let bus: Bus;
 let server: RpcServer;
 
 beforeAll(async () => {
-  await ensureDatabaseExists(databaseUrl(DB_NAME));
-  await migrateDatabase(databaseUrl(DB_NAME));
-  prisma = createPrismaClient(databaseUrl(DB_NAME));
-  bus = createBus({
-    redisUrl: REDIS_URL,
-    prefix: PREFIX,
-    logger: createLogger({ service: 'wallet-test', level: 'silent' }),
-  });
+  database = await createTestDatabase('wallet_rpc');
+  prisma = database.prisma;
+  testBus = createTestBus('wrt');
+  bus = testBus.bus;
   server = serveRpc(bus, 'wallet', walletHandlers({ prisma, now: () => NOW }));
   await server.waitUntilReady();
 });
 
 afterAll(async () => {
   await server?.close();
-  if (bus) {
-    const keys = await bus.redis.keys(`${PREFIX}:*`);
-    if (keys.length > 0) await bus.redis.del(...keys);
-    await bus.close();
-  }
-  await prisma?.$disconnect();
-  await dropDatabase(databaseUrl(DB_NAME));
+  await testBus?.close();
+  await database?.drop();
 });
 
 describe('rpc.wallet', () => {
