@@ -9,26 +9,46 @@ function echo(value: string): string {
 
 /**
  * An integer variable within [min, max]. The value is echoed in the error: use only for
- * non-secret numbers.
+ * non-secret numbers. `note` explains a special value, e.g. `0 = any free port`.
  */
-function integerVar(min: number, max: number, what: string) {
+function integerVar(min: number, max: number, what: string, note?: string) {
+  const range = `between ${min} and ${max}${note === undefined ? '' : ` (${note})`}`;
   return z.string().transform((text, ctx) => {
     const value = /^\d+$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
     if (!Number.isSafeInteger(value) || value < min || value > max) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected ${what} between ${min} and ${max}, got ${echo(text)}`,
-      });
+      ctx.addIssue({ code: 'custom', message: `expected ${what} ${range}, got ${echo(text)}` });
       return z.NEVER;
     }
     return value;
   });
 }
 
-/** A TCP port, 1..65535. */
-export function port(defaultPort?: number) {
-  const schema = integerVar(1, 65_535, 'an integer');
+export interface PortOptions {
+  /**
+   * Accept 0: the OS picks a free port when the server binds (several replicas on one host). The
+   * process must then log the port it got.
+   */
+  allowZero?: boolean;
+}
+
+/** A TCP port, 1..65535 (0..65535 with `allowZero`). */
+export function port(defaultPort?: number, options: PortOptions = {}) {
+  const schema = options.allowZero
+    ? integerVar(0, 65_535, 'an integer', '0 = any free port')
+    : integerVar(1, 65_535, 'an integer');
   return defaultPort === undefined ? schema : schema.default(defaultPort);
+}
+
+/**
+ * A whole number within [min, max] (a count, a size; not secret: the value is echoed). Bounds are
+ * non-negative safe integers; a duration is `durationMs()`, a port `port()`.
+ */
+export function intInRange(min: number, max: number, defaultValue?: number) {
+  if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || min < 0 || min > max) {
+    throw new RangeError(`intInRange: bad bounds [${min}, ${max}]`);
+  }
+  const schema = integerVar(min, max, 'an integer');
+  return defaultValue === undefined ? schema : schema.default(defaultValue);
 }
 
 /**

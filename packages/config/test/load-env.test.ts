@@ -6,6 +6,7 @@ import {
   databaseEnv,
   durationMs,
   healthEnv,
+  intInRange,
   loadEnv,
   port,
   redisEnv,
@@ -144,6 +145,41 @@ describe('helpers', () => {
       expect(problem(port(), bad)).toBe(`expected an integer between 1 and 65535, got "${bad}"`);
     }
     expect(problem(port(), undefined)).toBe('required');
+  });
+
+  test('port(d, { allowZero: true }): 0..65535, 0 meaning any free port', () => {
+    const anyPort = port(8086, { allowZero: true });
+    expect(one(anyPort, '0')).toBe(0);
+    expect(one(anyPort, ' 65535 ')).toBe(65535);
+    expect(one(anyPort, undefined)).toBe(8086);
+    expect(one(port(undefined, { allowZero: false }), '1')).toBe(1);
+    expect(problem(port(undefined, { allowZero: false }), '0')).toBe(
+      'expected an integer between 1 and 65535, got "0"',
+    );
+    for (const bad of ['65536', '-1', '8.5', 'any']) {
+      expect(problem(anyPort, bad)).toBe(
+        `expected an integer between 0 and 65535 (0 = any free port), got "${bad}"`,
+      );
+    }
+    expect(problem(port(undefined, { allowZero: true }), undefined)).toBe('required');
+  });
+
+  test('intInRange(): whole numbers within the bounds, both included', () => {
+    expect(one(intInRange(1, 1000), '1')).toBe(1);
+    expect(one(intInRange(1, 1000), ' 1000 ')).toBe(1000);
+    expect(one(intInRange(0, 5), '0')).toBe(0);
+    expect(one(intInRange(1, 1000, 4), undefined)).toBe(4);
+    for (const bad of ['0', '1001', '-3', '2.5', '1e2', 'four']) {
+      expect(problem(intInRange(1, 1000), bad)).toBe(`expected an integer between 1 and 1000, got "${bad}"`);
+    }
+    expect(problem(intInRange(1, 1000), undefined)).toBe('required');
+  });
+
+  test('intInRange() refuses bounds it cannot check', () => {
+    expect(() => intInRange(5, 1)).toThrow(RangeError);
+    expect(() => intInRange(-1, 1)).toThrow(RangeError);
+    expect(() => intInRange(0, 1.5)).toThrow(RangeError);
+    expect(() => intInRange(0, Number.POSITIVE_INFINITY)).toThrow(RangeError);
   });
 
   test('durationMs(): positive whole milliseconds within the setTimeout range', () => {

@@ -19,8 +19,9 @@ export type WhoAmIResponse = z.infer<typeof WhoAmIResponse>;
  * - `held_usd`: open holds (quoted or running work not yet captured or released);
  * - `spent_usd`: captures in the current period;
  * - `spend_cap_usd`: the client's optional cap per period (spec §1.6), null when none;
- * - `remaining_usd`: what may still be spent = max(0, min(balance - held, cap - spent)), the cap
- *   term only when a cap exists. The balance always exists, so this is never null.
+ * - `remaining_usd`: what may still be spent = max(0, min(balance - held, cap - spent - held)), the
+ *   cap term only when a cap exists (open holds count against both: they will be captured or
+ *   released). The balance always exists, so this is never null.
  * `period` is the current calendar month in UTC: [start, end).
  */
 export const BalanceResponse = z.object({

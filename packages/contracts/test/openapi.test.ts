@@ -1,21 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
+import { validateOpenApiDocument } from '@svc/openapi-check';
 import { z } from 'zod';
 import { API_VERSION, type ApiOperation, apiOperations, buildOpenApiDocument } from '../src/index';
-import { arr, get, isObject, type JsonObject, obj } from './support/json';
-
-const VALIDATOR = path.join(__dirname, 'support', 'validate-openapi.mjs');
-
-/** Runs @seriousme/openapi-schema-validator in a child Node process (it is ESM-only). */
-function validate(document: unknown): JsonObject {
-  const out = execFileSync(process.execPath, [VALIDATOR], {
-    input: JSON.stringify(document),
-    encoding: 'utf8',
-  });
-  const result: unknown = JSON.parse(out);
-  if (!isObject(result)) throw new Error(`validator printed ${out}`);
-  return result;
-}
+import { arr, get, type JsonObject, obj } from './support/json';
 
 /** The document as plain JSON, exactly what /openapi.json serves. */
 const asJson = (value: unknown): JsonObject => obj({ v: JSON.parse(JSON.stringify(value)) }, 'v');
@@ -24,17 +10,17 @@ const operation = (p: string, method = 'get'): JsonObject => obj(doc, 'paths', p
 const responseCodes = (p: string): string[] => Object.keys(obj(operation(p), 'responses'));
 
 describe('buildOpenApiDocument', () => {
-  test('passes the OpenAPI 3.1 schema validator', () => {
-    const result = validate(doc);
+  test('passes the OpenAPI 3.1 schema validator', async () => {
+    const result = await validateOpenApiDocument(doc);
     expect(result.errors).toEqual([]);
     expect(result).toMatchObject({ valid: true, version: '3.1' });
   });
 
-  test('the validator does reject a broken document (the check can fail)', () => {
+  test('the validator does reject a broken document (the check can fail)', async () => {
     const broken = asJson(doc);
     delete obj(broken, 'info').version;
     obj(broken, 'paths', '/api/capabilities', 'get', 'responses', '200').content = 'nope';
-    expect(validate(broken).valid).toBe(false);
+    expect((await validateOpenApiDocument(broken)).valid).toBe(false);
   });
 
   test('version label, bearer scheme and global security', () => {
@@ -180,7 +166,7 @@ describe('buildOpenApiDocument', () => {
     }
   });
 
-  test('an operation is added in one place and a duplicate is refused', () => {
+  test('an operation is added in one place and a duplicate is refused', async () => {
     const extra: ApiOperation = {
       method: 'post',
       path: '/api/example',
@@ -195,7 +181,7 @@ describe('buildOpenApiDocument', () => {
     const extended = asJson(buildOpenApiDocument([...apiOperations, extra]));
     expect(get(extended, 'paths', '/api/example', 'post', 'x-required-scopes')).toEqual(['capabilities:run']);
     expect(get(extended, 'paths', '/api/example', 'post', 'requestBody', 'required')).toBe(true);
-    expect(validate(extended).valid).toBe(true);
+    expect((await validateOpenApiDocument(extended)).valid).toBe(true);
     const first = apiOperations[0];
     if (!first) throw new Error('no operations');
     expect(() => buildOpenApiDocument([...apiOperations, first])).toThrow(/duplicate operation/);

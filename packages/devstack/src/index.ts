@@ -1,6 +1,17 @@
 export { consoleLogger, type DevstackLogger, silentLogger } from './logger';
 export { freePort, tcpAnswers } from './net';
 export {
+  DEFAULT_GATEWAY_PORT,
+  DEFAULT_HEALTH_PORTS,
+  portEnv,
+  probeBaseUrl,
+  SERVICE_NAMES,
+  type ServiceName,
+  type ServicePorts,
+  STOP_ORDER,
+  serviceEntry,
+} from './platform-services';
+export {
   DEFAULT_DATABASE,
   EMBEDDED_POSTGRES_PORT,
   type EnsurePostgresOptions,

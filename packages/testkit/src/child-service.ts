@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { probeBaseUrl, type ServiceName, type ServicePorts, serviceEntry } from '@svc/devstack';
 import { answersOk, sleep } from './http';
-import { probeBaseUrl, type ServiceName, type ServicePorts, serviceCommand } from './services';
 
 // ms between two readiness probes while a service starts.
 const PROBE_INTERVAL_MS = 100;
@@ -86,8 +86,8 @@ export class ChildService {
   /** Spawns the process (it must not be running) and waits until /healthz and /readyz answer 200. */
   async start(timeoutMs: number): Promise<void> {
     if (this.child !== undefined) throw new Error(`${this.name} is already running`);
-    const { command, args } = serviceCommand(this.name);
-    const child = spawn(command, args, {
+    // `node --import tsx services/<name>/src/main.ts` with cwd = the workspace root (no build step).
+    const child = spawn(process.execPath, ['--import', 'tsx', serviceEntry(this.name)], {
       cwd: this.options.rootDir,
       env: this.options.env,
       stdio: ['ignore', 'pipe', 'pipe'],

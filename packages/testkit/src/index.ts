@@ -1,10 +1,12 @@
 // @svc/testkit: the integration-test harness (docs/architecture.md "Layout"). A suite starts a
 // private copy of the platform with startTestStack() and closes it in afterAll.
+
+// The platform's service list lives in @svc/devstack (shared with the launcher); re-exported for suites.
+export { SERVICE_NAMES, type ServiceName, type ServicePorts } from '@svc/devstack';
 export { type CreateApiKeyOptions, type TestApiKey, usdToMicros } from './api-keys';
 export type { ExitStatus } from './child-service';
 export type { FetchResult, StackFetchInit } from './http';
 export { countKeysWithPrefix, deleteKeysWithPrefix } from './redis-cleanup';
-export { SERVICE_NAMES, type ServiceName, type ServicePorts } from './services';
 export { type StartTestStackOptions, startTestStack, type TestStack } from './stack';
 export { createTestBus, type TestBus, testRedisUrl } from './test-bus';
 export { createTestDatabase, type TestDatabase, testAdminUrl } from './test-database';

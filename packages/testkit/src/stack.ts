@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { findWorkspaceRoot, freePort } from '@svc/devstack';
+import { findWorkspaceRoot, freePort, portEnv, type ServiceName, type ServicePorts } from '@svc/devstack';
 import { type CreateApiKeyOptions, createTestApiKey, type TestApiKey } from './api-keys';
 import { ChildService, describeExit } from './child-service';
 import { type FetchResult, fetchFull, type StackFetchInit } from './http';
 import { deleteKeysWithPrefix } from './redis-cleanup';
-import { portEnv, type ServiceName, type ServicePorts } from './services';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';

@@ -9,8 +9,8 @@ import {
   WhoAmIResponse,
 } from '@svc/contracts';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
+import { validateOpenApiDocument } from '@svc/openapi-check';
 import { type FetchResult, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
-import { validateOpenApi } from './support/openapi-validator';
 
 /**
  * The real gateway process in front of real registry and wallet processes, PostgreSQL and Redis
@@ -186,7 +186,7 @@ describe('gateway (integration)', () => {
       const result = await stack.fetch('/openapi.json');
       expect(result.status).toBe(200);
       expect(result.headers.get('etag')).toBeTruthy();
-      const validation = validateOpenApi(result.json);
+      const validation = await validateOpenApiDocument(result.json);
       expect(validation.errors).toEqual([]);
       expect(validation.valid).toBe(true);
       const document = result.json as {

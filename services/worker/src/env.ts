@@ -1,37 +1,5 @@
-import { baseEnv, durationMs, type EnvSource, loadEnvOrExit, redisEnv } from '@svc/config';
+import { baseEnv, durationMs, type EnvSource, intInRange, loadEnvOrExit, port, redisEnv } from '@svc/config';
 import { z } from 'zod';
-
-/**
- * HEALTH_PORT of a worker: 0..65535, where 0 lets the OS pick a free port so several workers can run
- * on one host (@svc/config's `port()` starts at 1). The bound port is logged as `{"msg":"listening"}`.
- */
-const healthPort = z
-  .string()
-  .default('8086')
-  .transform((text, ctx) => {
-    const value = /^\d{1,5}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-    if (!(value >= 0 && value <= 65_535)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `expected a port between 0 and 65535 (0 = any free port), got "${text}"`,
-      });
-      return z.NEVER;
-    }
-    return value;
-  });
-
-/** Jobs one worker process runs at once (per queue). */
-const concurrency = z
-  .string()
-  .default('4')
-  .transform((text, ctx) => {
-    const value = /^\d{1,4}$/.test(text.trim()) ? Number(text.trim()) : Number.NaN;
-    if (!(value >= 1 && value <= 1_000)) {
-      ctx.addIssue({ code: 'custom', message: `expected an integer between 1 and 1000, got "${text}"` });
-      return z.NEVER;
-    }
-    return value;
-  });
 
 /** A runtime name is a segment of a Redis key (`<prefix>:workers:<runtime>:<id>`): no `:`, short. */
 const RUNTIME_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,31}$/;
@@ -64,8 +32,11 @@ const runtimes = z
 export const WorkerEnv = z.object({
   ...baseEnv,
   ...redisEnv,
-  HEALTH_PORT: healthPort,
-  WORKER_CONCURRENCY: concurrency,
+  // /healthz, /readyz, /metrics; 0 = any free port, so several workers can run on one host (the
+  // bound port is logged as `{"msg":"listening"}`).
+  HEALTH_PORT: port(8086, { allowZero: true }),
+  // Jobs one worker process runs at once (per queue).
+  WORKER_CONCURRENCY: intInRange(1, 1_000, 4),
   WORKER_RUNTIMES: runtimes,
   // ms: budget of the whole graceful shutdown after SIGTERM/SIGINT, running jobs included.
   SHUTDOWN_TIMEOUT_MS: durationMs(10_000),

@@ -1,6 +1,6 @@
 import { baseEnv, databaseEnv, durationMs, type EnvSource, loadEnvOrExit, port, redisEnv } from '@svc/config';
+import { DEFAULT_GATEWAY_PORT, DEFAULT_HEALTH_PORTS, SERVICE_NAMES, type ServiceName } from '@svc/devstack';
 import { z } from 'zod';
-import { DEFAULT_HEALTH_PORTS, SERVICE_NAMES, type ServiceName } from './services';
 
 /** `<NAME>_HEALTH_PORT`: moves one service's health server off its default port (e.g. 8081 is taken). */
 export function healthPortVariable(name: ServiceName): string {
@@ -21,7 +21,7 @@ export const LauncherEnv = z.object({
   DATABASE_URL: databaseEnv.DATABASE_URL.optional(),
   REDIS_URL: redisEnv.REDIS_URL,
   BUS_PREFIX: redisEnv.BUS_PREFIX,
-  PORT: port(8080),
+  PORT: port(DEFAULT_GATEWAY_PORT),
   ...healthPortOverrides,
   // ms: how long a service has to exit after SIGTERM before it is SIGKILLed.
   LAUNCHER_STOP_TIMEOUT_MS: durationMs(10_000),

@@ -5,13 +5,21 @@
 import path from 'node:path';
 import { createPrismaClient, ensureDatabaseExists, migrateDatabase } from '@svc/db';
 import {
+  DEFAULT_HEALTH_PORTS,
   ensurePostgres,
   ensureRedis,
   findWorkspaceRoot,
   isProcessAlive,
+  portEnv,
+  probeBaseUrl,
   readRuntimeInfo,
   redactUrl,
   removeRuntimeInfo,
+  SERVICE_NAMES,
+  type ServiceName,
+  type ServicePorts,
+  STOP_ORDER,
+  serviceEntry,
   tcpAnswers,
   writeRuntimeInfo,
 } from '@svc/devstack';
@@ -20,7 +28,6 @@ import { devKeyPath, ensureDevKey } from './dev-key';
 import { healthPortVariable, loadLauncherSettings } from './env';
 import { launcherLog, PrefixedOutput } from './output';
 import { waitUntilReady } from './readiness';
-import { DEFAULT_HEALTH_PORTS, SERVICE_NAMES, type ServiceName, STOP_ORDER, serviceArgs } from './services';
 import { type ChildSpec, Supervisor } from './supervisor';
 
 // Wide enough for the longest name, "orchestrator".
@@ -117,6 +124,12 @@ async function checkPortsFree(): Promise<void> {
   }
 }
 
+/** The ports of one service: its HEALTH_PORT, and PORT for the gateway. */
+function servicePorts(name: ServiceName): ServicePorts {
+  const healthPort = settings.healthPorts[name];
+  return name === 'gateway' ? { port: settings.port, healthPort } : { healthPort };
+}
+
 function childSpec(name: ServiceName, databaseUrl: string, redisUrl: string): ChildSpec {
   const env: NodeJS.ProcessEnv = {
     ...settings.passThrough,
@@ -124,12 +137,12 @@ function childSpec(name: ServiceName, databaseUrl: string, redisUrl: string): Ch
     REDIS_URL: redisUrl,
     BUS_PREFIX: settings.busPrefix,
     LOG_LEVEL: settings.logLevel,
-    HEALTH_PORT: String(settings.healthPorts[name]),
   };
-  if (name === 'gateway') env.PORT = String(settings.port);
-  else delete env.PORT;
-  const parentWatch = path.join(__dirname, 'parent-watch.ts');
-  return { name, command: process.execPath, args: serviceArgs(name, parentWatch), cwd: rootDir, env };
+  delete env.PORT; // only the gateway's: set below, never inherited
+  Object.assign(env, portEnv(servicePorts(name)));
+  // `--import tsx` then the watchdog that ends a service whose launcher died (see parent-watch.ts).
+  const args = ['--import', 'tsx', '--import', path.join(__dirname, 'parent-watch.ts'), serviceEntry(name)];
+  return { name, command: process.execPath, args, cwd: rootDir, env };
 }
 
 async function startUp(): Promise<void> {
@@ -173,10 +186,10 @@ async function startUp(): Promise<void> {
   supervisor.start();
   log.info(`started ${SERVICE_NAMES.join(', ')}; waiting for them to be ready`);
 
-  const targets = SERVICE_NAMES.map((name) => {
-    const port = name === 'gateway' ? settings.port : settings.healthPorts[name];
-    return { name, url: `http://127.0.0.1:${port}/readyz` };
-  });
+  const targets = SERVICE_NAMES.map((name) => ({
+    name,
+    url: `${probeBaseUrl(name, servicePorts(name))}/readyz`,
+  }));
   const ready = await waitUntilReady(targets, {
     cancelled: () => stopRequested,
     report: (pending, waitedMs) =>

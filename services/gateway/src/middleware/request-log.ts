@@ -33,6 +33,10 @@ export function requestLog(logger: Logger) {
     // Normally request-id.ts has set req.id already; this covers a request that skipped it.
     genReqId: (req) => resolveRequestId(req.headers['x-request-id']),
     quietReqLogger: true,
+    // pino-http binds `req` to a child logger on every request, logged or not. Unwrapped, our
+    // serializer reads two fields; wrapped, pino-std-serializers first copies the whole request
+    // (headers included) for every request. Measured in bench/: ~13% of the gateway's CPU.
+    wrapSerializers: false,
     customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
     serializers: {
       req: (req: { method?: unknown; url?: unknown }) => ({
