@@ -4,9 +4,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { startTestStack } from '@svc/testkit';
+import { createPrismaClient } from '@svc/db';
+import { insertSyntheticCapabilities, startTestStack } from '@svc/testkit';
 import { type LoadOptions, type LoadResult, measure } from './load';
 import { formatTable } from './report';
+
+/** Synthetic capabilities added for the at-scale rows (issue: search stays fast at 10,000). */
+const CATALOG_SIZE = 10_000;
 
 async function startHelloServer(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'hello-server.ts')], {
@@ -51,6 +55,35 @@ export async function benchCatalog(options: LoadOptions): Promise<void> {
           name: 'search (cache miss: registry over the bus)',
           url: `${api}/api/capabilities`,
           pathFor: (n) => `/api/capabilities?q=certificate+transparency+${n}`,
+        },
+        options,
+      ),
+    );
+    // The same cache-miss path with 10,000 capabilities in the catalog: a selective query (only crt
+    // matches) and a broad one (~900 rows match "invoice" and are ranked to return 20).
+    const prisma = createPrismaClient(stack.databaseUrl);
+    try {
+      await insertSyntheticCapabilities(prisma, CATALOG_SIZE);
+      await prisma.$executeRaw`VACUUM ANALYZE registry.capabilities`;
+    } finally {
+      await prisma.$disconnect();
+    }
+    rows.push(
+      await measure(
+        {
+          name: `search, ${CATALOG_SIZE} in catalog, selective (miss)`,
+          url: `${api}/api/capabilities`,
+          pathFor: (n) => `/api/capabilities?q=certificate+transparency+${n}`,
+        },
+        options,
+      ),
+    );
+    rows.push(
+      await measure(
+        {
+          name: `search, ${CATALOG_SIZE} in catalog, broad (miss)`,
+          url: `${api}/api/capabilities`,
+          pathFor: (n) => `/api/capabilities?q=invoice+${n}`,
         },
         options,
       ),

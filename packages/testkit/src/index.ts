@@ -8,5 +8,6 @@ export type { ExitStatus } from './child-service';
 export type { FetchResult, StackFetchInit } from './http';
 export { countKeysWithPrefix, deleteKeysWithPrefix } from './redis-cleanup';
 export { type StartTestStackOptions, startTestStack, type TestStack } from './stack';
+export { insertSyntheticCapabilities } from './synthetic-catalog';
 export { createTestBus, type TestBus, testRedisUrl } from './test-bus';
 export { createTestDatabase, type TestDatabase, testAdminUrl } from './test-database';

@@ -1,4 +1,5 @@
 import type { Scope } from '@svc/contracts';
+import type { Logger } from '@svc/log';
 import type { NextFunction, Request, Response } from 'express';
 
 /** Who is calling, set by `requireAuth` once the API key has been verified (spec §5). */
@@ -19,6 +20,10 @@ export type GatewayLocals = {
   /** The matched route's template (e.g. `/api/capabilities/:slug`), for metrics; unset when none matched. */
   routeTemplate?: string;
   auth?: AuthContext;
+  /** The request's logger, bound to `request_id` (request-log.ts makes it on first use). */
+  log?: Logger;
+  /** The real error behind a 5xx answer, for the request's completion line (never sent to the client). */
+  failure?: Error;
 };
 
 export type GatewayResponse = Response<unknown, GatewayLocals>;

@@ -1,4 +1,5 @@
 import type { Prisma } from '@svc/db';
+import { insertSyntheticCapabilities } from '@svc/testkit';
 import { z } from 'zod';
 import { searchCapabilities, searchSql } from '../src/domain/search';
 import { seedCatalog } from '../src/domain/seed';
@@ -13,31 +14,7 @@ let env: RegistryTestEnv;
 beforeAll(async () => {
   env = await startTestEnv('index');
   await seedCatalog({ prisma: env.prisma, bus: env.bus, logger: env.logger, manifests: MANIFESTS });
-  // One statement: synthetic capabilities with a varied vocabulary (a rotating pool of real words
-  // plus per-row words), so ANALYZE's statistics look like a real catalog's, not one repeated row.
-  await env.prisma.$executeRaw`
-    INSERT INTO registry.capabilities (slug, name, description, category, tags, version, pricing,
-      file_requirements, execution, machine_run_status, runtime, input_schema, manifest_hash, updated_at)
-    SELECT
-      'synthetic-' || i,
-      initcap((ARRAY['convert', 'resize', 'translate', 'summarize', 'validate', 'compress', 'parse', 'render'])[1 + i % 8])
-        || ' ' || (ARRAY['invoice', 'spreadsheet', 'audio', 'video', 'email', 'calendar', 'receipt', 'contract', 'chart', 'map', 'font'])[1 + i % 11]
-        || ' w' || (i % 997),
-      'Synthetic capability number ' || i || ' that handles ' ||
-        (ARRAY['invoice', 'spreadsheet', 'audio', 'video', 'email', 'calendar', 'receipt', 'contract', 'chart', 'map', 'font'])[1 + i % 11]
-        || ' files for batch jobs, word v' || (i % 503) || ' and u' || (i % 211) || '.',
-      (ARRAY['documents', 'data', 'media', 'web', 'privacy', 'network'])[1 + i % 6],
-      ARRAY['synthetic', 't' || (i % 101)],
-      '1.0.0',
-      '{"model": "free", "currency": "USD", "description": "Free."}'::jsonb,
-      '{"accepts_files": false, "min_files": 0, "max_files": 0, "max_size_bytes": null, "content_types": []}'::jsonb,
-      '{"machine_run_status": "supported", "runtime": "node", "mode": "sync"}'::jsonb,
-      'supported',
-      'node',
-      '{"type": "object", "properties": {"text": {"type": "string"}}, "additionalProperties": false}'::jsonb,
-      md5(i::text),
-      now()
-    FROM generate_series(1, ${SYNTHETIC_ROWS}::int) AS i`;
+  await insertSyntheticCapabilities(env.prisma, SYNTHETIC_ROWS);
   // VACUUM, not only ANALYZE: a bulk insert lands in the GIN index's pending list (fastupdate),
   // which every index scan must read in full, so the planner rightly prefers a table scan until the
   // list is merged. Autovacuum merges it in production; the catalog is written only at seed time.

@@ -47,7 +47,7 @@ export function createRequireAuth(verifier: KeyVerifier) {
         identity = await verifier.verify(token);
       } catch (err) {
         // The key store (PostgreSQL) is down: not the caller's fault, and not a reason to say the key is bad.
-        req.log.error({ err }, 'API key verification failed');
+        res.locals.log?.error({ err }, 'API key verification failed');
         throw new ServiceUnavailableError('authentication is temporarily unavailable');
       }
       if (identity === null) {

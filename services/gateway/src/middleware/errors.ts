@@ -59,7 +59,7 @@ export function normaliseError(err: unknown, bodyLimit: string): unknown {
 
 /**
  * The last middleware: maps any error to `{ok:false, error}` with its status. A 5xx keeps the real
- * error on `res.err`: the request's single completion line (request-log.ts, with `request_id`)
+ * error on `res.locals.failure`: the request's single completion line (request-log.ts, with `request_id`)
  * then carries its message and stack for operators, while the client only gets "internal error"
  * (or the safe 503/504 message).
  */
@@ -72,7 +72,7 @@ export function errorHandler(bodyLimit: string) {
     }
     const normalised = normaliseError(err, bodyLimit);
     const { status, body } = toErrorResponse(normalised);
-    if (status >= 500) res.err = err instanceof Error ? err : new Error(String(err));
+    if (status >= 500) res.locals.failure = err instanceof Error ? err : new Error(String(err));
     if (status === 503) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
     res.status(status).json(body);
   };

@@ -14,12 +14,11 @@ export function resolveRequestId(incoming: string | string[] | undefined): strin
 }
 
 /**
- * Gives each request its id before anything can fail: on `res.locals`, on `req.id` (which pino-http
- * binds to every log line of the request) and in the response header.
+ * Gives each request its id before anything can fail: on `res.locals` (request-log.ts puts it on
+ * every log line of the request) and in the response header.
  */
 export const requestId: GatewayHandler = (req, res, next) => {
   const id = resolveRequestId(req.headers['x-request-id']);
-  req.id = id;
   res.locals.requestId = id;
   res.setHeader(REQUEST_ID_HEADER, id);
   next();

@@ -1,13 +1,10 @@
 import type { Logger } from '@svc/log';
-import { pinoHttp } from 'pino-http';
+import type { NextFunction, Request } from 'express';
+import type { GatewayResponse } from '../locals';
 import { resolveRequestId } from './request-id';
 
 // Probes hit these every few seconds; a line per probe would drown the useful ones.
 const QUIET_PATHS = new Set(['/healthz', '/readyz']);
-
-function statusCodeOf(res: { statusCode?: unknown }): number {
-  return typeof res.statusCode === 'number' ? res.statusCode : 0;
-}
 
 /**
  * 4xx are the client's business (the body tells them): info. 503/504 mean a backing service is down
@@ -19,33 +16,62 @@ function logLevelFor(status: number, err: Error | undefined): 'info' | 'warn' | 
 }
 
 /**
- * One JSON line per finished request through the shared service logger, with `request_id` on every
- * line the request writes (req.log is a child bound to it). Only method and path are recorded, never
- * headers: the Authorization header carries the API key (spec §5.2: a key is never placed in logs).
- * @svc/log's logger is the second line of defence: it scrubs key-shaped strings from every line
- * (e.g. a key a client put in the URL).
+ * One JSON line per finished request through the shared service logger:
+ * `{request_id, req: {method, url}, res: {statusCode}, duration_ms, err?}` with "request completed"
+ * or "request failed with <status>". Only method and URL are recorded, never headers: the
+ * Authorization header carries the API key (spec §5.2); @svc/log also scrubs key-shaped strings from
+ * every line (e.g. a key a client put in the URL).
+ *
+ * Hand-written rather than pino-http on purpose: pino-http makes two child loggers per request
+ * (binding and redacting the request each time) whether or not anything is logged, which measured
+ * ~15% of the gateway's CPU on cached reads (docs/performance.md). Here the completion line is built
+ * only when its level is enabled, and `res.locals.log` (a child bound to `request_id`, for handlers
+ * that log) is made on first use.
  */
 export function requestLog(logger: Logger) {
-  return pinoHttp({
-    logger,
-    // The 5xx line says what failed (errors.ts puts the error on res.err), not just the status.
-    customErrorMessage: (_req, res) => `request failed with ${res.statusCode}`,
-    // Normally request-id.ts has set req.id already; this covers a request that skipped it.
-    genReqId: (req) => resolveRequestId(req.headers['x-request-id']),
-    quietReqLogger: true,
-    // pino-http binds `req` to a child logger on every request, logged or not. Unwrapped, our
-    // serializer reads two fields; wrapped, pino-std-serializers first copies the whole request
-    // (headers included) for every request. Measured in bench/: ~13% of the gateway's CPU.
-    wrapSerializers: false,
-    customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
-    serializers: {
-      req: (req: { method?: unknown; url?: unknown }) => ({
-        method: req.method,
-        url: req.url,
-      }),
-      res: (res: { statusCode?: unknown }) => ({ statusCode: statusCodeOf(res) }),
-    },
-    customLogLevel: (_req, res, err) => logLevelFor(res.statusCode, err),
-    autoLogging: { ignore: (req) => QUIET_PATHS.has((req.url ?? '').split('?')[0] ?? '') },
-  });
+  return (req: Request, res: GatewayResponse, next: NextFunction): void => {
+    const startedAt = performance.now();
+    // request-id.ts runs first and sets it; this covers an app assembled without it.
+    const requestId = res.locals.requestId ?? resolveRequestId(req.headers['x-request-id']);
+    let child: Logger | undefined;
+    Object.defineProperty(res.locals, 'log', {
+      configurable: true,
+      enumerable: false,
+      get: () => {
+        child ??= logger.child({ request_id: requestId });
+        return child;
+      },
+    });
+    if (QUIET_PATHS.has(req.path)) {
+      next();
+      return;
+    }
+    const done = (): void => {
+      res.off('finish', done);
+      res.off('close', done);
+      // 'close' before 'finish': the client went away before the response was complete.
+      const aborted = !res.writableFinished;
+      const err = res.locals.failure ?? (aborted ? new Error('request aborted') : undefined);
+      const status = res.statusCode;
+      const level = logLevelFor(status, err);
+      if (!logger.isLevelEnabled(level)) return;
+      const line = {
+        request_id: requestId,
+        req: { method: req.method, url: req.originalUrl },
+        res: { statusCode: status },
+        duration_ms: Math.round(performance.now() - startedAt),
+      };
+      if (err !== undefined || status >= 500) {
+        logger[level](
+          { ...line, err: err ?? new Error(`failed with status code ${status}`) },
+          `request failed with ${status}`,
+        );
+      } else {
+        logger[level](line, 'request completed');
+      }
+    };
+    res.on('finish', done);
+    res.on('close', done);
+    next();
+  };
 }
