@@ -1,9 +1,15 @@
 import { ServiceUnavailableError } from '@svc/errors';
 import type { Logger } from '@svc/log';
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Closable, closeWithin, once } from './closable';
 import { createErrorLogLimiter, createRedis } from './redis';
+
+/** An RPC responder or job worker owned by the bus. */
+export interface ConsumerHandle extends Closable {
+  /** Resolves once the worker's connections are up (it takes jobs from then on). */
+  waitUntilReady(): Promise<void>;
+}
 
 export interface CreateBusOptions {
   redisUrl: string;
@@ -179,6 +185,28 @@ class BusImpl implements Bus {
       if (verdict.log)
         this.logger.warn({ err: err.message, suppressed: verdict.suppressed }, `${what}: error`);
     });
+  }
+
+  /**
+   * Takes a consumer (RPC responder or job worker) into the bus: its errors are logged, and its
+   * close waits at most `closeTimeoutMs` for running handlers (`worker.close()` has no timeout of its
+   * own) before dropping its connections. Closing twice closes once; the bus closes it if its owner
+   * does not.
+   */
+  ownWorker(worker: Worker, what: string, closeTimeoutMs: number, logger: Logger): ConsumerHandle {
+    this.logErrors(worker, what);
+    const close = once(async () => {
+      untrack();
+      const inTime = await closeWithin(
+        () => worker.close(),
+        closeTimeoutMs,
+        () => worker.disconnect(),
+      );
+      if (!inTime)
+        logger.warn({ timeout_ms: closeTimeoutMs }, `${what}: handlers still running at close; dropped`);
+    });
+    const untrack = this.own('consumers', { close });
+    return { close, waitUntilReady: async () => void (await worker.waitUntilReady()) };
   }
 
   assertOpen(): void {

@@ -1,6 +1,6 @@
 import { formatZodError, ServiceUnavailableError } from '@svc/errors';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
-import { type Bus, busInternals } from './bus';
+import { type Bus, busInternals, type ConsumerHandle } from './bus';
 import {
   type JobCatalog,
   type JobName,
@@ -9,7 +9,6 @@ import {
   type JobResultInput,
   jobCatalog,
 } from './catalog/jobs';
-import { type Closable, closeWithin, once } from './closable';
 import { jobQueueName } from './names';
 import { safeParseWith } from './schema';
 
@@ -77,9 +76,7 @@ export interface ProcessJobsOptions {
   closeTimeoutMs?: number;
 }
 
-export interface JobProcessor extends Closable {
-  waitUntilReady(): Promise<void>;
-}
+export type JobProcessor = ConsumerHandle;
 
 /**
  * Consumes `jobs.<name>` on connections of its own. A payload that fails its schema throws
@@ -125,20 +122,9 @@ export function processJobs<N extends JobName>(
     concurrency: options.concurrency ?? 1,
     name: `${name}:${process.pid}`,
   });
-  internals.logErrors(worker, `job worker ${name}`);
   worker.on('failed', (job, err) => {
     logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job failed');
   });
 
-  const close = once(async () => {
-    untrack();
-    const inTime = await closeWithin(
-      () => worker.close(),
-      closeTimeoutMs,
-      () => worker.disconnect(),
-    );
-    if (!inTime) logger.warn({ timeout_ms: closeTimeoutMs }, 'jobs still running at close; dropped');
-  });
-  const untrack = internals.own('consumers', { close });
-  return { close, waitUntilReady: () => worker.waitUntilReady() };
+  return internals.ownWorker(worker, `job worker ${name}`, closeTimeoutMs, logger);
 }

@@ -8,9 +8,8 @@ import {
 import type { Logger } from '@svc/log';
 import { type Job, Worker } from 'bullmq';
 import { z } from 'zod';
-import { type Bus, busInternals } from '../bus';
+import { type Bus, busInternals, type ConsumerHandle } from '../bus';
 import { type RpcCatalog, type RpcService, rpcCatalog } from '../catalog/rpc';
-import { type Closable, closeWithin, once } from '../closable';
 import { rpcQueueName } from '../names';
 import { safeParseWith } from '../schema';
 import { errorReply, okReply, type RpcReply } from './envelope';
@@ -23,10 +22,7 @@ export interface ServeRpcOptions {
   closeTimeoutMs?: number;
 }
 
-export interface RpcServer extends Closable {
-  /** Resolves once the worker's connections are up (it takes jobs from then on). */
-  waitUntilReady(): Promise<void>;
-}
+export type RpcServer = ConsumerHandle;
 
 /** The handlers a service passes to `serveRpc`: one per catalog method except `ping`. */
 export type ServiceHandlers<S extends RpcService> = RpcHandlers<RpcCatalog[S]>;
@@ -96,19 +92,7 @@ function serve<Methods extends RpcMethods>(
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
     name: `${service}:${process.pid}`,
   });
-  internals.logErrors(worker, `rpc worker ${service}`);
-
-  const close = once(async () => {
-    untrack();
-    const inTime = await closeWithin(
-      () => worker.close(),
-      closeTimeoutMs,
-      () => worker.disconnect(),
-    );
-    if (!inTime) logger.warn({ timeout_ms: closeTimeoutMs }, 'rpc: handlers still running at close; dropped');
-  });
-  const untrack = internals.own('consumers', { close });
-  return { close, waitUntilReady: () => worker.waitUntilReady() };
+  return internals.ownWorker(worker, `rpc worker ${service}`, closeTimeoutMs, logger);
 }
 
 async function runMethod<Methods extends RpcMethods, M extends HandledMethodName<Methods>>(
