@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { durationMs, oneOf, port, urlVar } from './helpers';
+import { durationMs, oneOf, pathVar, port, urlVar } from './helpers';
 
 /**
  * Reusable pieces of a service's env schema: spread them into `z.object({...})` in the service's
@@ -33,4 +33,16 @@ export const databaseEnv = {
 /** Port of the /healthz, /readyz and /metrics server of a non-gateway service; no default (one per service). */
 export const healthEnv = {
   HEALTH_PORT: port(),
+};
+
+/** Where `pnpm start` keeps its files when DATA_DIR is unset (relative to the workspace root). */
+export const DEFAULT_DATA_DIR = '.data';
+
+/**
+ * `DATA_DIR`: the directory of everything `pnpm start` writes (embedded PostgreSQL and Redis data,
+ * dev-key.json, runtime.json), read by the launcher and the operator CLI. A relative path is
+ * relative to the workspace root, not to the current directory (pnpm runs scripts elsewhere).
+ */
+export const dataDirEnv = {
+  DATA_DIR: pathVar(DEFAULT_DATA_DIR),
 };

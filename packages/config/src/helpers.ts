@@ -91,6 +91,25 @@ export function urlVar(protocols: readonly string[], defaultUrl?: string) {
   return defaultUrl === undefined ? schema : schema.default(defaultUrl);
 }
 
+/**
+ * A filesystem path (a directory or file the process reads or writes). Not blank, no surrounding
+ * whitespace (a stray space from a .env file would name another directory). Relative
+ * paths are kept as given: the caller says what they are relative to. The value is echoed.
+ */
+export function pathVar(defaultPath?: string) {
+  const schema = z.string().superRefine((text, ctx) => {
+    if (text.trim() === '') {
+      ctx.addIssue({ code: 'custom', message: 'expected a path, got only whitespace' });
+    } else if (text !== text.trim()) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a path without leading or trailing spaces, got ${echo(text)}`,
+      });
+    }
+  });
+  return defaultPath === undefined ? schema : schema.default(defaultPath);
+}
+
 /** One of a fixed set of words; the value is echoed (these are never secrets). Add `.default()` at the use site. */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
   return z.enum(values, {

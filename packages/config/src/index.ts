@@ -1,3 +1,21 @@
-export { baseEnv, databaseEnv, healthEnv, LOG_LEVELS, NODE_ENVS, redisEnv } from './fragments';
-export { booleanFlag, durationMs, intInRange, oneOf, type PortOptions, port, urlVar } from './helpers';
+export {
+  baseEnv,
+  DEFAULT_DATA_DIR,
+  databaseEnv,
+  dataDirEnv,
+  healthEnv,
+  LOG_LEVELS,
+  NODE_ENVS,
+  redisEnv,
+} from './fragments';
+export {
+  booleanFlag,
+  durationMs,
+  intInRange,
+  oneOf,
+  type PortOptions,
+  pathVar,
+  port,
+  urlVar,
+} from './helpers';
 export { ConfigError, type EnvSource, loadEnv, loadEnvOrExit } from './load-env';

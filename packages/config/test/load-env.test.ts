@@ -3,11 +3,14 @@ import {
   baseEnv,
   booleanFlag,
   ConfigError,
+  DEFAULT_DATA_DIR,
   databaseEnv,
+  dataDirEnv,
   durationMs,
   healthEnv,
   intInRange,
   loadEnv,
+  pathVar,
   port,
   redisEnv,
 } from '../src/index';
@@ -198,6 +201,23 @@ describe('helpers', () => {
     expect(one(booleanFlag(true), undefined)).toBe(true);
     expect(one(booleanFlag(false), undefined)).toBe(false);
     expect(problem(booleanFlag(), 'maybe')).toBe('expected true/false, 1/0 or yes/no, got "maybe"');
+  });
+
+  test('pathVar(): any non-blank path, kept as given (relative ones too); no surrounding spaces', () => {
+    expect(one(pathVar(), '/var/lib/svc')).toBe('/var/lib/svc');
+    expect(one(pathVar(), '../data dir')).toBe('../data dir');
+    expect(one(pathVar('.data'), undefined)).toBe('.data');
+    expect(problem(pathVar(), '   ')).toBe('expected a path, got only whitespace');
+    expect(problem(pathVar(), '/tmp/x ')).toBe(
+      'expected a path without leading or trailing spaces, got "/tmp/x "',
+    );
+    expect(problem(pathVar(), undefined)).toBe('required');
+  });
+
+  test('dataDirEnv: DATA_DIR defaults to .data', () => {
+    expect(loadEnv(z.object(dataDirEnv), {})).toEqual({ DATA_DIR: DEFAULT_DATA_DIR });
+    expect(DEFAULT_DATA_DIR).toBe('.data');
+    expect(loadEnv(z.object(dataDirEnv), { DATA_DIR: '/srv/svc' })).toEqual({ DATA_DIR: '/srv/svc' });
   });
 
   test('echoed values are cut to 40 characters', () => {

@@ -8,7 +8,7 @@ import { RUNNER_MARKER, recoverStalePostmaster } from './postmaster-pid';
 
 /**
  * The embedded server's superuser password. It is a development server that listens on 127.0.0.1
- * only, and its URL (with this password) is written to .data/runtime.json for the operator CLI, so a
+ * only, and its URL (with this password) is written to runtime.json for the operator CLI, so a
  * fixed, well-known value costs nothing and keeps the data directory reusable across runs.
  */
 const EMBEDDED_PASSWORD = 'postgres';

@@ -28,10 +28,12 @@ export {
   type RedisHandle,
 } from './redis';
 export {
+  displayPath,
   findWorkspaceRoot,
   type RuntimeInfo,
   readRuntimeInfo,
   removeRuntimeInfo,
+  resolveDataDir,
   runtimeInfoPath,
   writeRuntimeInfo,
 } from './runtime-info';

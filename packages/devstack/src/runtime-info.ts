@@ -3,8 +3,8 @@ import path from 'node:path';
 
 /**
  * What `pnpm start` (tools/launcher) is running, so the operator CLI can reach the embedded
- * database when DATABASE_URL is unset. Lives in `<root>/.data/runtime.json` (git-ignored, mode 0600:
- * the database URL carries a password).
+ * database when DATABASE_URL is unset. Lives in `<data dir>/runtime.json` (DATA_DIR, by default
+ * `<root>/.data`, git-ignored; mode 0600: the database URL carries a password).
  */
 export interface RuntimeInfo {
   databaseUrl: string;
@@ -16,8 +16,9 @@ export interface RuntimeInfo {
   startedAt: string;
 }
 
-export function runtimeInfoPath(rootDir: string): string {
-  return path.join(rootDir, '.data', 'runtime.json');
+/** `runtime.json` in the launcher's data directory (see `resolveDataDir`). */
+export function runtimeInfoPath(dataDir: string): string {
+  return path.join(dataDir, 'runtime.json');
 }
 
 function isRuntimeInfo(value: unknown): value is RuntimeInfo {
@@ -33,8 +34,8 @@ function isRuntimeInfo(value: unknown): value is RuntimeInfo {
 }
 
 /** The recorded runtime info, or null when none was written. A malformed file is an error naming it. */
-export function readRuntimeInfo(rootDir: string): RuntimeInfo | null {
-  const file = runtimeInfoPath(rootDir);
+export function readRuntimeInfo(dataDir: string): RuntimeInfo | null {
+  const file = runtimeInfoPath(dataDir);
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -58,8 +59,8 @@ export function readRuntimeInfo(rootDir: string): RuntimeInfo | null {
 }
 
 /** Writes runtime.json atomically (temp file + rename): a reader never sees half a file. */
-export function writeRuntimeInfo(rootDir: string, info: RuntimeInfo): void {
-  const file = runtimeInfoPath(rootDir);
+export function writeRuntimeInfo(dataDir: string, info: RuntimeInfo): void {
+  const file = runtimeInfoPath(dataDir);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temp, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
@@ -67,8 +68,27 @@ export function writeRuntimeInfo(rootDir: string, info: RuntimeInfo): void {
 }
 
 /** Removes runtime.json (the launcher on shutdown); no error when it is already gone. */
-export function removeRuntimeInfo(rootDir: string): void {
-  fs.rmSync(runtimeInfoPath(rootDir), { force: true });
+export function removeRuntimeInfo(dataDir: string): void {
+  fs.rmSync(runtimeInfoPath(dataDir), { force: true });
+}
+
+/**
+ * The launcher's data directory as an absolute path: DATA_DIR (`dataDir`) resolved against the
+ * workspace root, so `pnpm start` and `pnpm admin` agree wherever they are run from.
+ */
+export function resolveDataDir(rootDir: string, dataDir: string): string {
+  return path.resolve(rootDir, dataDir);
+}
+
+/**
+ * A path as the user types it from the workspace root: relative to `rootDir` when inside it
+ * (`.data/dev-key.json`), else absolute.
+ */
+export function displayPath(rootDir: string, file: string): string {
+  const relative = path.relative(rootDir, file);
+  if (relative === '') return '.';
+  const outside = relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  return outside ? path.resolve(file) : relative;
 }
 
 /** The nearest directory at or above `fromDir` that holds pnpm-workspace.yaml. */

@@ -2,18 +2,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  displayPath,
   findWorkspaceRoot,
   type RuntimeInfo,
   readRuntimeInfo,
   removeRuntimeInfo,
+  resolveDataDir,
   runtimeInfoPath,
   writeRuntimeInfo,
 } from '../src/index';
 
 describe('runtime info', () => {
   let root: string;
+  let dataDir: string;
   beforeEach(() => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'devstack-runtime-'));
+    dataDir = path.join(root, 'data dir');
   });
   afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -26,26 +30,26 @@ describe('runtime info', () => {
   };
 
   it('is null before the launcher wrote it', () => {
-    expect(readRuntimeInfo(root)).toBeNull();
+    expect(readRuntimeInfo(dataDir)).toBeNull();
   });
 
-  it('round-trips through .data/runtime.json, readable by the owner only', () => {
-    writeRuntimeInfo(root, info);
-    expect(runtimeInfoPath(root)).toBe(path.join(root, '.data', 'runtime.json'));
-    expect(readRuntimeInfo(root)).toEqual(info);
-    expect(fs.statSync(runtimeInfoPath(root)).mode & 0o777).toBe(0o600);
-    expect(fs.readdirSync(path.join(root, '.data'))).toEqual(['runtime.json']); // no temp file left
-    removeRuntimeInfo(root);
-    expect(readRuntimeInfo(root)).toBeNull();
-    removeRuntimeInfo(root); // already gone: fine
+  it('round-trips through <data dir>/runtime.json (created when missing), readable by the owner only', () => {
+    writeRuntimeInfo(dataDir, info);
+    expect(runtimeInfoPath(dataDir)).toBe(path.join(dataDir, 'runtime.json'));
+    expect(readRuntimeInfo(dataDir)).toEqual(info);
+    expect(fs.statSync(runtimeInfoPath(dataDir)).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(dataDir)).toEqual(['runtime.json']); // no temp file left
+    removeRuntimeInfo(dataDir);
+    expect(readRuntimeInfo(dataDir)).toBeNull();
+    removeRuntimeInfo(dataDir); // already gone: fine
   });
 
   it('names the file when it is malformed or incomplete', () => {
-    fs.mkdirSync(path.join(root, '.data'));
-    fs.writeFileSync(runtimeInfoPath(root), '{"databaseUrl":');
-    expect(() => readRuntimeInfo(root)).toThrow(`${runtimeInfoPath(root)} is not valid JSON`);
-    fs.writeFileSync(runtimeInfoPath(root), JSON.stringify({ ...info, pid: 'x' }));
-    expect(() => readRuntimeInfo(root)).toThrow(/lacks databaseUrl/);
+    fs.mkdirSync(dataDir);
+    fs.writeFileSync(runtimeInfoPath(dataDir), '{"databaseUrl":');
+    expect(() => readRuntimeInfo(dataDir)).toThrow(`${runtimeInfoPath(dataDir)} is not valid JSON`);
+    fs.writeFileSync(runtimeInfoPath(dataDir), JSON.stringify({ ...info, pid: 'x' }));
+    expect(() => readRuntimeInfo(dataDir)).toThrow(/lacks databaseUrl/);
   });
 
   it('finds the workspace root from a nested directory, and fails outside any workspace', () => {
@@ -55,5 +59,27 @@ describe('runtime info', () => {
     expect(findWorkspaceRoot(nested)).toBe(root);
     expect(findWorkspaceRoot(__dirname)).toBe(path.resolve(__dirname, '..', '..', '..'));
     expect(() => findWorkspaceRoot(os.tmpdir())).toThrow(/no pnpm-workspace.yaml/);
+  });
+});
+
+describe('data directory paths', () => {
+  const root = path.join(path.sep, 'work', 'repo');
+
+  it('resolves DATA_DIR against the workspace root; an absolute one stays', () => {
+    expect(resolveDataDir(root, '.data')).toBe(path.join(root, '.data'));
+    expect(resolveDataDir(root, '../shared/data')).toBe(path.join(path.sep, 'work', 'shared', 'data'));
+    expect(resolveDataDir(root, '/var/lib/svc')).toBe('/var/lib/svc');
+  });
+
+  it('shows a path relative to the root when inside it, else absolute', () => {
+    expect(displayPath(root, path.join(root, '.data', 'dev-key.json'))).toBe(
+      path.join('.data', 'dev-key.json'),
+    );
+    expect(displayPath(root, path.join(root, '..data', 'x'))).toBe(path.join('..data', 'x'));
+    expect(displayPath(root, root)).toBe('.');
+    expect(displayPath(root, '/tmp/svc/dev-key.json')).toBe('/tmp/svc/dev-key.json');
+    expect(displayPath(root, path.join(root, '..', 'other', 'runtime.json'))).toBe(
+      path.join(path.sep, 'work', 'other', 'runtime.json'),
+    );
   });
 });

@@ -65,7 +65,7 @@ export function usage(topic: CommandName | null = null): string {
   }
   lines.push(
     '',
-    'Database: DATABASE_URL, or the one recorded by `pnpm start` in .data/runtime.json.',
+    'Database: DATABASE_URL, or the one recorded by `pnpm start` in $DATA_DIR/runtime.json (default .data/runtime.json).',
     'Exit codes: 0 ok, 1 runtime failure, 2 usage error.',
   );
   return `${lines.join('\n')}\n`;

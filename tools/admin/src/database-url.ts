@@ -1,36 +1,47 @@
-import { databaseEnv, type EnvSource, loadEnv } from '@svc/config';
-import { findWorkspaceRoot, isProcessAlive, readRuntimeInfo } from '@svc/devstack';
+import path from 'node:path';
+import { databaseEnv, dataDirEnv, type EnvSource, loadEnv } from '@svc/config';
+import {
+  displayPath,
+  findWorkspaceRoot,
+  isProcessAlive,
+  readRuntimeInfo,
+  resolveDataDir,
+  runtimeInfoPath,
+} from '@svc/devstack';
 import { z } from 'zod';
 
 export const NO_DATABASE_MESSAGE = 'set DATABASE_URL or start the platform with `pnpm start` first';
 
-const adminEnv = z.object({ DATABASE_URL: databaseEnv.DATABASE_URL.optional() });
+const adminEnv = z.object({ DATABASE_URL: databaseEnv.DATABASE_URL.optional(), ...dataDirEnv });
 
 /**
  * Where the CLI writes: DATABASE_URL when set (validated: a bad value is an error naming the
  * variable, never silently replaced), else the database of the running `pnpm start` stack as
- * recorded in `<workspace root>/.data/runtime.json`. Throws an Error with operator advice when
- * neither is available.
+ * recorded in `<DATA_DIR>/runtime.json` (DATA_DIR as the launcher reads it: default `.data`,
+ * relative to the workspace root). Throws an Error with operator advice when neither is available.
  */
 export function resolveDatabaseUrl(env: EnvSource, cwd: string): string {
-  const { DATABASE_URL } = loadEnv(adminEnv, env);
+  const { DATABASE_URL, DATA_DIR } = loadEnv(adminEnv, env);
   if (DATABASE_URL !== undefined) {
     return DATABASE_URL;
   }
-  let root: string;
+  let root: string | undefined;
   try {
     root = findWorkspaceRoot(cwd);
   } catch {
-    throw new Error(NO_DATABASE_MESSAGE);
+    // Outside the workspace only an absolute DATA_DIR can say where the launcher's files are.
+    if (!path.isAbsolute(DATA_DIR)) throw new Error(NO_DATABASE_MESSAGE);
   }
-  const info = readRuntimeInfo(root);
+  const dataDir = root === undefined ? DATA_DIR : resolveDataDir(root, DATA_DIR);
+  const info = readRuntimeInfo(dataDir);
   if (info === null) {
     throw new Error(NO_DATABASE_MESSAGE);
   }
   // A launcher that died without cleaning up leaves a stale file pointing at a dead database.
   if (!isProcessAlive(info.pid)) {
+    const file = runtimeInfoPath(dataDir);
     throw new Error(
-      `${NO_DATABASE_MESSAGE} (.data/runtime.json names launcher pid ${info.pid}, not running)`,
+      `${NO_DATABASE_MESSAGE} (${root === undefined ? file : displayPath(root, file)} names launcher pid ${info.pid}, not running)`,
     );
   }
   return info.databaseUrl;

@@ -42,7 +42,7 @@ async function run(argv: readonly string[]): Promise<number> {
     return EXIT_OK;
   }
 
-  // The only read of process.env: DATABASE_URL, else the launcher's .data/runtime.json.
+  // The only read of process.env: DATABASE_URL, else the launcher's <DATA_DIR>/runtime.json.
   const databaseUrl = resolveDatabaseUrl(process.env, process.cwd());
   const prisma = createPrismaClient(databaseUrl);
   try {

@@ -48,9 +48,12 @@ function onlyJsonLine(result: CliResult): unknown {
   return JSON.parse(result.stdout);
 }
 
+const NO_DATABASE = 'set DATABASE_URL or start the platform with `pnpm start` first';
+
 function envWithoutDatabaseUrl(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.DATABASE_URL;
+  delete env.DATA_DIR;
   return env;
 }
 
@@ -215,8 +218,10 @@ describe('pnpm admin', () => {
       fs.rmSync(workspace, { recursive: true, force: true });
     });
 
-    function writeRuntimeInfo(pid: number): void {
-      fs.mkdirSync(path.join(workspace, '.data'));
+    /** The launcher's record, in `<workspace>/<dataDir>/runtime.json` (dataDir may be absolute). */
+    function writeRuntimeInfo(pid: number, dataDir = '.data'): void {
+      const dir = path.resolve(workspace, dataDir);
+      fs.mkdirSync(dir, { recursive: true });
       const info = {
         databaseUrl: database.url,
         redisUrl: 'redis://127.0.0.1:6379',
@@ -224,7 +229,7 @@ describe('pnpm admin', () => {
         pid,
         startedAt: new Date().toISOString(),
       };
-      fs.writeFileSync(path.join(workspace, '.data', 'runtime.json'), JSON.stringify(info));
+      fs.writeFileSync(path.join(dir, 'runtime.json'), JSON.stringify(info));
     }
 
     it('uses the database recorded by a running `pnpm start`', async () => {
@@ -236,18 +241,45 @@ describe('pnpm admin', () => {
       expect(onlyJsonLine(result)).toHaveLength(2);
     });
 
+    it('looks in DATA_DIR, relative to the workspace root even when run from a subdirectory', async () => {
+      writeRuntimeInfo(process.pid, 'var/stack');
+      const subdirectory = path.join(workspace, 'tools');
+      fs.mkdirSync(subdirectory);
+      const env = { ...envWithoutDatabaseUrl(), DATA_DIR: 'var/stack' };
+      expect(
+        onlyJsonLine(await runAdmin(['list-keys', '--client', 'acme'], { cwd: subdirectory, env })),
+      ).toHaveLength(2);
+      // The default .data holds nothing here: without DATA_DIR the record is not found.
+      const result = await runAdmin(['list-keys'], { cwd: subdirectory, env: envWithoutDatabaseUrl() });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(NO_DATABASE);
+    });
+
     it('exits 1 with advice when nothing is recorded', async () => {
       const result = await runAdmin(['list-keys'], { cwd: workspace, env: envWithoutDatabaseUrl() });
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toContain('set DATABASE_URL or start the platform with `pnpm start` first');
+      expect(result.stderr).toContain(NO_DATABASE);
     });
 
     it('exits 1 when the recorded launcher is gone', async () => {
       writeRuntimeInfo(4_194_305); // above Linux's largest pid_max: never a live process
       const result = await runAdmin(['list-keys'], { cwd: workspace, env: envWithoutDatabaseUrl() });
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('not running');
+      expect(result.stderr).toContain(
+        `(${path.join('.data', 'runtime.json')} names launcher pid 4194305, not running)`,
+      );
+      // A DATA_DIR outside the workspace is named by its absolute path.
+      const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'admin-cli-data-'));
+      try {
+        writeRuntimeInfo(4_194_305, outside);
+        const env = { ...envWithoutDatabaseUrl(), DATA_DIR: outside };
+        const elsewhere = await runAdmin(['list-keys'], { cwd: workspace, env });
+        expect(elsewhere.code).toBe(1);
+        expect(elsewhere.stderr).toContain(`(${path.join(outside, 'runtime.json')} names launcher pid`);
+      } finally {
+        fs.rmSync(outside, { recursive: true, force: true });
+      }
     });
 
     it('exits 1 naming DATABASE_URL when it is not a postgres URL', async () => {

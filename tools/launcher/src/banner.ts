@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { usdFromMicros } from '@svc/contracts';
 import { DEV_BALANCE_MICROS, DEV_CLIENT_NAME, type DevKeyResult } from './dev-key';
 
@@ -30,6 +31,7 @@ export function devKeyLines(result: DevKeyResult, keyFile: string): string[] {
 
 export interface ReadyBannerInput {
   gatewayUrl: string;
+  /** As shown to the user: relative to the workspace root (where they type commands), or absolute. */
   keyFile: string;
   /** Where the embedded database or Redis live, when we started them. */
   notes: readonly string[];
@@ -37,12 +39,14 @@ export interface ReadyBannerInput {
 
 export function readyLines(input: ReadyBannerInput): string[] {
   const { gatewayUrl, keyFile } = input;
+  // require() needs `./` for a relative path (a bare name would be looked up in node_modules).
+  const required = path.isAbsolute(keyFile) ? keyFile : `./${keyFile}`;
   return framed([
     `Capability service is ready at ${gatewayUrl}`,
     '',
     'Try it:',
     `  curl '${gatewayUrl}/api/capabilities?q=certificate+transparency'`,
-    `  curl -H "Authorization: Bearer $(node -p "require('./${keyFile}').api_key")" ${gatewayUrl}/api/account/whoami`,
+    `  curl -H "Authorization: Bearer $(node -p "require('${required}').api_key")" ${gatewayUrl}/api/account/whoami`,
     '',
     `API key:  ${keyFile}`,
     `OpenAPI:  ${gatewayUrl}/openapi.json`,

@@ -17,8 +17,9 @@ export const DEV_KEY_NOTE = 'opening balance (pnpm start dev key)';
 const DevKeyFile = z.object({ client_id: z.string(), api_key: z.string() });
 export type DevKey = z.infer<typeof DevKeyFile>;
 
-export function devKeyPath(rootDir: string): string {
-  return path.join(rootDir, '.data', 'dev-key.json');
+/** `dev-key.json` in the launcher's data directory (DATA_DIR). */
+export function devKeyPath(dataDir: string): string {
+  return path.join(dataDir, 'dev-key.json');
 }
 
 /** The saved key, or null when there is none (or it is unreadable: a new one replaces it). */
@@ -52,7 +53,7 @@ export type DevKeyResult =
   | { status: 'created'; key: DevKey; replacedStale: boolean; credited: boolean };
 
 /**
- * Makes sure `.data/dev-key.json` holds a key valid in this database. A saved key that does not
+ * Makes sure `<DATA_DIR>/dev-key.json` holds a key valid in this database. A saved key that does not
  * verify (the database was reset, or DATABASE_URL points elsewhere) is replaced. The opening credit
  * goes only to a client that did not exist yet, so replacing a key never mints money twice.
  */

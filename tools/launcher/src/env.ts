@@ -1,5 +1,20 @@
-import { baseEnv, databaseEnv, durationMs, type EnvSource, loadEnvOrExit, port, redisEnv } from '@svc/config';
-import { DEFAULT_GATEWAY_PORT, DEFAULT_HEALTH_PORTS, SERVICE_NAMES, type ServiceName } from '@svc/devstack';
+import {
+  baseEnv,
+  databaseEnv,
+  dataDirEnv,
+  durationMs,
+  type EnvSource,
+  loadEnvOrExit,
+  port,
+  redisEnv,
+} from '@svc/config';
+import {
+  DEFAULT_GATEWAY_PORT,
+  DEFAULT_HEALTH_PORTS,
+  resolveDataDir,
+  SERVICE_NAMES,
+  type ServiceName,
+} from '@svc/devstack';
 import { z } from 'zod';
 
 /** `<NAME>_HEALTH_PORT`: moves one service's health server off its default port (e.g. 8081 is taken). */
@@ -17,8 +32,11 @@ const healthPortOverrides = Object.fromEntries(
  */
 export const LauncherEnv = z.object({
   ...baseEnv,
-  // Unset: an embedded PostgreSQL with its data in .data/postgres.
+  // Unset: an embedded PostgreSQL with its data in <DATA_DIR>/postgres.
   DATABASE_URL: databaseEnv.DATABASE_URL.optional(),
+  // Everything we write (embedded PostgreSQL and Redis data, dev-key.json, runtime.json); default
+  // .data, relative to the workspace root.
+  ...dataDirEnv,
   REDIS_URL: redisEnv.REDIS_URL,
   BUS_PREFIX: redisEnv.BUS_PREFIX,
   PORT: port(DEFAULT_GATEWAY_PORT),
@@ -29,6 +47,8 @@ export const LauncherEnv = z.object({
 
 export interface LauncherSettings {
   databaseUrl: string | undefined;
+  /** DATA_DIR as an absolute path. */
+  dataDir: string;
   redisUrl: string;
   busPrefix: string;
   logLevel: string;
@@ -48,11 +68,15 @@ function healthPortsFrom(parsed: Record<string, unknown>): Record<ServiceName, n
   return ports;
 }
 
-/** The only read of process.env in the launcher; a bad variable is printed by name and exits 1. */
-export function loadLauncherSettings(source: EnvSource = process.env): LauncherSettings {
+/**
+ * The only read of process.env in the launcher; a bad variable is printed by name and exits 1.
+ * `rootDir` (the workspace root) is what a relative DATA_DIR is relative to.
+ */
+export function loadLauncherSettings(rootDir: string, source: EnvSource = process.env): LauncherSettings {
   const env = loadEnvOrExit(LauncherEnv, source);
   return {
     databaseUrl: env.DATABASE_URL,
+    dataDir: resolveDataDir(rootDir, env.DATA_DIR),
     redisUrl: env.REDIS_URL,
     busPrefix: env.BUS_PREFIX,
     logLevel: env.LOG_LEVEL,

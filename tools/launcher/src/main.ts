@@ -1,11 +1,12 @@
 // `pnpm start`: the whole platform on one machine with embedded defaults (README's first command).
 // Wiring only: PostgreSQL and Redis (found or started) → database migrated → development key →
-// every service as its own supervised process → ready banner and .data/runtime.json. Ctrl-C or
+// every service as its own supervised process → ready banner and <DATA_DIR>/runtime.json. Ctrl-C or
 // SIGTERM stops the services in order, then what we started, and exits 0; a second one forces.
 import path from 'node:path';
 import { createPrismaClient, ensureDatabaseExists, migrateDatabase } from '@svc/db';
 import {
   DEFAULT_HEALTH_PORTS,
+  displayPath,
   ensurePostgres,
   ensureRedis,
   findWorkspaceRoot,
@@ -15,6 +16,7 @@ import {
   readRuntimeInfo,
   redactUrl,
   removeRuntimeInfo,
+  runtimeInfoPath,
   SERVICE_NAMES,
   type ServiceName,
   type ServicePorts,
@@ -35,12 +37,15 @@ const NAME_WIDTH = 12;
 // ms: after a second Ctrl-C, how long PostgreSQL/Redis get to stop before we exit anyway.
 const FORCED_STOP_BOUND_MS = 3_000;
 
-const settings = loadLauncherSettings();
 const rootDir = findWorkspaceRoot(__dirname);
-const dataDir = path.join(rootDir, '.data');
-const keyFile = devKeyPath(rootDir);
-// As the user types it from the workspace root (pnpm runs us inside tools/launcher).
-const keyFileShown = path.relative(rootDir, keyFile);
+const settings = loadLauncherSettings(rootDir);
+// DATA_DIR, absolute: everything we write lives under it.
+const dataDir = settings.dataDir;
+const keyFile = devKeyPath(dataDir);
+const postgresDir = path.join(dataDir, 'postgres');
+const redisDir = path.join(dataDir, 'redis');
+/** A path as the user types it from the workspace root (relative when inside it, else absolute). */
+const shown = (file: string): string => displayPath(rootDir, file);
 const gatewayUrl = `http://localhost:${settings.port}`;
 const output = new PrefixedOutput(NAME_WIDTH);
 const log = launcherLog(output);
@@ -73,17 +78,28 @@ async function force(): Promise<never> {
   process.exit(1);
 }
 
-// ms: a second signal this soon after the first is the same Ctrl-C relayed by a wrapper (pnpm and
-// tsx forward the terminal's SIGINT to their child, which already got it from the terminal).
+// ms: a second signal this soon after the first is the same Ctrl-C relayed by a wrapper (pnpm
+// forwards the terminal's SIGINT to its child, which already got it from the terminal).
 const SIGNAL_ECHO_MS = 1_000;
-let firstSignalAt: number | undefined;
+let firstSignal: { name: NodeJS.Signals; at: number } | undefined;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    if (firstSignalAt === undefined) {
-      firstSignalAt = Date.now();
+    if (firstSignal === undefined) {
+      firstSignal = { name: signal, at: Date.now() };
       requestStop(0, `${signal}: stopping the services (press Ctrl-C again to force)`);
-    } else if (Date.now() - firstSignalAt > SIGNAL_ECHO_MS) {
+      return;
+    }
+    const elapsedMs = Date.now() - firstSignal.at;
+    if (elapsedMs > SIGNAL_ECHO_MS) {
       void force();
+    } else if (signal !== firstSignal.name) {
+      // A relay repeats the signal it got. Another one this soon means a wrapper is converting it,
+      // e.g. a second pnpm layer: pnpm answers a second SIGINT (the terminal's, then its parent's
+      // relay) with SIGTERM to its child. Harmless here, but worth knowing about.
+      log.warn(
+        `${signal} ${elapsedMs} ms after ${firstSignal.name}: ignored, part of the same stop ` +
+          '(a wrapper process turned the signal into another one; is pnpm layered twice?)',
+      );
     }
   });
 }
@@ -96,17 +112,17 @@ function errorText(err: unknown): string {
 function refuseSecondLauncher(): void {
   let info: ReturnType<typeof readRuntimeInfo> = null;
   try {
-    info = readRuntimeInfo(rootDir);
+    info = readRuntimeInfo(dataDir);
   } catch (err) {
     log.warn(`${errorText(err)}; removing it`);
   }
   if (info !== null && info.pid !== process.pid && isProcessAlive(info.pid)) {
     throw new Error(
       `the platform is already running (launcher pid ${info.pid}, ${info.gatewayUrl}); stop it first ` +
-        '(if that pid is not a launcher, delete .data/runtime.json)',
+        `(if that pid is not a launcher, delete ${shown(runtimeInfoPath(dataDir))})`,
     );
   }
-  removeRuntimeInfo(rootDir);
+  removeRuntimeInfo(dataDir);
 }
 
 /** Fails fast, naming the variable to change, rather than letting a service crash-loop on EADDRINUSE. */
@@ -151,14 +167,14 @@ async function startUp(): Promise<void> {
 
   const postgres = await ensurePostgres({
     databaseUrl: settings.databaseUrl,
-    dataDir: path.join(dataDir, 'postgres'),
+    dataDir: postgresDir,
     logger: log,
   });
   if (postgres.embedded) infrastructure.push({ name: 'embedded PostgreSQL', stop: postgres.stop });
   if (stopRequested) return;
   const redis = await ensureRedis({
     redisUrl: settings.redisUrl,
-    dataDir: path.join(dataDir, 'redis'),
+    dataDir: redisDir,
     logger: log,
   });
   if (redis.spawned) infrastructure.push({ name: 'redis-server', stop: redis.stop });
@@ -168,7 +184,7 @@ async function startUp(): Promise<void> {
   await migrateDatabase(postgres.url, { log: (message) => log.info(`migrations: ${message}`) });
   const prisma = createPrismaClient(postgres.url);
   try {
-    output.block(devKeyLines(await ensureDevKey(prisma, keyFile), keyFileShown));
+    output.block(devKeyLines(await ensureDevKey(prisma, keyFile), shown(keyFile)));
   } finally {
     await prisma.$disconnect();
   }
@@ -197,7 +213,7 @@ async function startUp(): Promise<void> {
   });
   if (!ready) return;
 
-  writeRuntimeInfo(rootDir, {
+  writeRuntimeInfo(dataDir, {
     databaseUrl: postgres.url,
     redisUrl: redis.url,
     gatewayUrl,
@@ -206,15 +222,15 @@ async function startUp(): Promise<void> {
   });
   wroteRuntimeInfo = true;
   const notes = [
-    `Database: ${redactUrl(postgres.url)}${postgres.embedded ? ' (embedded, data in .data/postgres)' : ''}`,
-    `Redis:    ${redactUrl(redis.url)}${redis.spawned ? ' (started here, data in .data/redis)' : ''}`,
+    `Database: ${redactUrl(postgres.url)}${postgres.embedded ? ` (embedded, data in ${shown(postgresDir)})` : ''}`,
+    `Redis:    ${redactUrl(redis.url)}${redis.spawned ? ` (started here, data in ${shown(redisDir)})` : ''}`,
   ];
-  output.block(readyLines({ gatewayUrl, keyFile: keyFileShown, notes }));
+  output.block(readyLines({ gatewayUrl, keyFile: shown(keyFile), notes }));
 }
 
 async function shutDown(): Promise<void> {
   if (supervisor !== undefined) await supervisor.stop(STOP_ORDER, settings.stopTimeoutMs);
-  if (wroteRuntimeInfo) removeRuntimeInfo(rootDir);
+  if (wroteRuntimeInfo) removeRuntimeInfo(dataDir);
   for (const item of [...infrastructure].reverse()) {
     try {
       await item.stop();

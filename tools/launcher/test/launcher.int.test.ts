@@ -1,0 +1,343 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BalanceResponse, ListCapabilitiesResponse, usdFromMicros, WhoAmIResponse } from '@svc/contracts';
+import { freePort, readRuntimeInfo, runtimeInfoPath, SERVICE_NAMES, tcpAnswers } from '@svc/devstack';
+import { createTestDatabase, deleteKeysWithPrefix, type TestDatabase, testRedisUrl } from '@svc/testkit';
+import { DEV_BALANCE_MICROS, DEV_CLIENT_NAME, devKeyPath, readDevKey } from '../src/dev-key';
+import { healthPortVariable } from '../src/env';
+
+// The README's first command, end to end: `pnpm start` from the workspace root, run the way a
+// terminal runs a foreground job (its own process group) against the test PostgreSQL and Redis, on
+// free ports, with a throwaway DATA_DIR. It is stopped the two ways it is stopped in real life: a
+// terminal Ctrl-C, which is SIGINT to every process of the group (pnpm and the launcher alike), and
+// a process manager's SIGTERM to the pnpm process alone. Either must end in exit code 0 after every
+// service stopped cleanly, with nothing left running. An extra wrapper layer (`pnpm start` running
+// `pnpm --filter @svc/launcher start`) fails here whatever the timing: the launcher is not pnpm's
+// direct child; the inner pnpm, which gets the Ctrl-C twice (terminal and relay), SIGTERMs the
+// launcher mid-shutdown, which the launcher reports; and a relay that kills it shows as exit 143.
+
+const ROOT = path.resolve(__dirname, '../../..');
+// ms: one cold start of the stack (tsx compiling seven services at once) takes 10-20 s on 2 cores.
+const READY_TIMEOUT_MS = 60_000;
+// ms: a clean stop takes well under a second; services give up after SHUTDOWN_TIMEOUT_MS (10 s).
+const STOP_TIMEOUT_MS = 30_000;
+// ms: one HTTP request to the gateway.
+const REQUEST_TIMEOUT_MS = 10_000;
+const POLL_MS = 200;
+
+interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Whether any process of the group is alive (kill(-pgid, 0): ESRCH means the group is empty). */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    // Not `instanceof Error`: errors from Node's own functions come from outside jest's sandbox realm.
+    if (typeof err === 'object' && err !== null && 'code' in err && err.code === 'ESRCH') return false;
+    throw err;
+  }
+}
+
+/** The parent pid of a live process (`ps`: Linux and macOS). */
+function parentPid(pid: number): number {
+  return Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+}
+
+/** One `pnpm start`, in its own process group; its stdout and stderr captured as one text. */
+class LauncherRun {
+  readonly child: ChildProcess;
+  /** The process group: pnpm's pid (detached makes it the group leader). */
+  readonly pgid: number;
+  output = '';
+  status: ExitStatus | undefined;
+  readonly exited: Promise<ExitStatus>;
+
+  constructor(env: NodeJS.ProcessEnv) {
+    this.child = spawn('pnpm', ['start'], {
+      cwd: ROOT,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    if (this.child.pid === undefined) throw new Error('pnpm start did not spawn');
+    this.pgid = this.child.pid;
+    const append = (chunk: Buffer): void => {
+      this.output += chunk.toString('utf8');
+    };
+    this.child.stdout?.on('data', append);
+    this.child.stderr?.on('data', append);
+    // 'close': the output has been read to its end by then.
+    this.exited = new Promise((resolve) => {
+      this.child.once('close', (code, signal) => {
+        this.status = { code, signal };
+        resolve(this.status);
+      });
+    });
+  }
+
+  /** Polls `condition` until it holds; fails naming `what` (with the output) on timeout or exit. */
+  async waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (await condition()) return;
+      if (this.status !== undefined) {
+        throw new Error(`pnpm start exited (${JSON.stringify(this.status)}) before ${what}:\n${this.output}`);
+      }
+      if (Date.now() >= deadline) throw new Error(`no ${what} within ${timeoutMs} ms:\n${this.output}`);
+      await sleep(POLL_MS);
+    }
+  }
+
+  /** The exit status, or a timeout status (code and signal null, `timedOut`) after `timeoutMs`. */
+  async exitWithin(timeoutMs: number): Promise<ExitStatus & { timedOut?: true }> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<ExitStatus & { timedOut: true }>((resolve) => {
+      timer = setTimeout(() => resolve({ code: null, signal: null, timedOut: true }), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.exited, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** afterAll: SIGKILL whatever of the group is still alive. */
+  async kill(): Promise<void> {
+    if (groupAlive(this.pgid)) process.kill(-this.pgid, 'SIGKILL');
+    await this.exitWithin(5_000);
+  }
+}
+
+async function get(url: string, apiKey?: string): Promise<{ status: number; json: unknown }> {
+  const headers: Record<string, string> = apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
+  const response = await fetch(url, { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: response.status, json };
+}
+
+async function answers200(url: string): Promise<boolean> {
+  try {
+    return (await get(url)).status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** Distinct free loopback ports (freePort() alone may hand the same one out twice). */
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
+/** A `launcher     | <message>` line of the launcher's own output. */
+function launcherLine(message: string): RegExp {
+  return new RegExp(`^launcher +\\| ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm');
+}
+
+let database: TestDatabase;
+let dataDir: string;
+let env: NodeJS.ProcessEnv;
+let gatewayUrl: string;
+let ports: number[];
+const prefix = `launcher${randomBytes(4).toString('hex')}`;
+const runs: LauncherRun[] = [];
+
+function startLauncher(): LauncherRun {
+  const run = new LauncherRun(env);
+  runs.push(run);
+  return run;
+}
+
+async function waitUntilReady(run: LauncherRun): Promise<void> {
+  await run.waitFor('ready gateway', () => answers200(`${gatewayUrl}/readyz`), READY_TIMEOUT_MS);
+  // The launcher writes runtime.json and prints its banner once every service is ready.
+  await run.waitFor(
+    'ready banner',
+    () => run.output.includes('Capability service is ready at'),
+    READY_TIMEOUT_MS,
+  );
+}
+
+/** Runs `checks`; a failure carries what `pnpm start` printed, which is what explains it. */
+async function showingOutput(run: LauncherRun, checks: () => Promise<void>): Promise<void> {
+  try {
+    await checks();
+  } catch (err) {
+    if (typeof err === 'object' && err !== null && 'message' in err && typeof err.message === 'string') {
+      err.message += `\n\nOutput of pnpm start:\n${run.output}`;
+    }
+    throw err;
+  }
+}
+
+/**
+ * Exit code 0 within STOP_TIMEOUT_MS, every service stopped by the launcher with exit code 0, no
+ * pnpm failure text, runtime.json removed, no process of the group left, no port still open.
+ */
+async function expectCleanStop(run: LauncherRun): Promise<void> {
+  const status = await run.exitWithin(STOP_TIMEOUT_MS);
+  expect(status).toEqual({ code: 0, signal: null });
+  const { output } = run;
+  for (const name of SERVICE_NAMES) expect(output).toMatch(launcherLine(`${name} stopped (exit code 0)`));
+  expect(output).toMatch(launcherLine('all stopped'));
+  // pnpm's " ELIFECYCLE  Command failed with exit code 143." (the launcher SIGTERMed under it), a
+  // forced stop (a second signal), or a service that had to be killed.
+  expect(output).not.toContain('ELIFECYCLE');
+  expect(output).not.toMatch(/exit code 143|signal SIGTERM|SIGKILL|second signal|not a clean exit/);
+  // Nor a signal other than the one sent, relayed within the same stop (the launcher survives that,
+  // but it means a wrapper, such as a second pnpm layer, turned a Ctrl-C into a SIGTERM).
+  expect(output).not.toContain('ignored, part of the same stop');
+  expect(output).not.toMatch(/^launcher +\| error: /m);
+  expect(fs.existsSync(runtimeInfoPath(dataDir))).toBe(false);
+  // pnpm and the launcher are gone (a process left in the group would be an orphan of ours).
+  const deadline = Date.now() + 2_000;
+  while (groupAlive(run.pgid) && Date.now() < deadline) await sleep(50);
+  expect(groupAlive(run.pgid)).toBe(false);
+  // The services run in their own groups: nothing may listen on their ports any more.
+  const listening = [];
+  for (const port of ports) if (await tcpAnswers('127.0.0.1', port)) listening.push(port);
+  expect(listening).toEqual([]);
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase('launcher');
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'launcher-data-'));
+  ports = await distinctFreePorts(1 + SERVICE_NAMES.length);
+  const [port, ...healthPorts] = ports;
+  gatewayUrl = `http://127.0.0.1:${port}`;
+  env = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl(),
+    BUS_PREFIX: prefix,
+    PORT: String(port),
+    ...Object.fromEntries(SERVICE_NAMES.map((name, i) => [healthPortVariable(name), String(healthPorts[i])])),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
+  delete env.HEALTH_PORT;
+});
+
+afterAll(async () => {
+  // Every step is tried even when one fails; the first failure is reported.
+  const failures: unknown[] = [];
+  const attempt = async (step: () => unknown): Promise<void> => {
+    try {
+      await step();
+    } catch (err) {
+      failures.push(err);
+    }
+  };
+  await attempt(async () => {
+    for (const run of runs) await run.kill();
+    // A killed launcher's services notice within a second (parent-watch.ts) and stop; wait for that
+    // so they do not write to Redis after the cleanup below.
+    const deadline = Date.now() + 15_000;
+    for (const port of ports ?? []) {
+      while (Date.now() < deadline && (await tcpAnswers('127.0.0.1', port))) await sleep(200);
+    }
+  });
+  await attempt(() => database?.drop());
+  await attempt(() => deleteKeysWithPrefix(testRedisUrl(), prefix));
+  await attempt(() => dataDir !== undefined && fs.rmSync(dataDir, { recursive: true, force: true }));
+  if (failures.length > 0) throw failures[0];
+});
+
+describe('pnpm start', () => {
+  let run: LauncherRun;
+  let apiKey: string;
+
+  it(
+    'starts the platform: a ready gateway, a working 0600 dev key in DATA_DIR, the catalog, runtime.json',
+    async () => {
+      run = startLauncher();
+      await waitUntilReady(run);
+
+      const keyFile = devKeyPath(dataDir);
+      expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+      const key = readDevKey(keyFile);
+      if (key === null) throw new Error(`${keyFile} holds no key`);
+      apiKey = key.api_key;
+      // Printed once, with where it is saved (an absolute path: DATA_DIR is outside the workspace).
+      expect(run.output).toContain(`Development API key (shown once, saved to ${keyFile}):`);
+      expect(run.output).toContain(apiKey);
+
+      const whoami = await get(`${gatewayUrl}/api/account/whoami`, apiKey);
+      expect(whoami.status).toBe(200);
+      expect(WhoAmIResponse.parse(whoami.json)).toMatchObject({
+        client_id: key.client_id,
+        client_name: DEV_CLIENT_NAME,
+      });
+      const balance = await get(`${gatewayUrl}/api/account/balance`, apiKey);
+      expect(balance.status).toBe(200);
+      expect(BalanceResponse.parse(balance.json)).toMatchObject({
+        client_id: key.client_id,
+        balance_usd: usdFromMicros(DEV_BALANCE_MICROS),
+      });
+      const search = await get(`${gatewayUrl}/api/capabilities?q=certificate+transparency`);
+      expect(search.status).toBe(200);
+      expect(ListCapabilitiesResponse.parse(search.json).capabilities.map((c) => c.slug)).toContain('crt');
+
+      expect(fs.existsSync(runtimeInfoPath(dataDir))).toBe(true);
+      // What the launcher writes with an external PostgreSQL and Redis, all of it in DATA_DIR.
+      expect(fs.readdirSync(dataDir).sort()).toEqual(['dev-key.json', 'runtime.json']);
+    },
+    READY_TIMEOUT_MS + 30_000,
+  );
+
+  it(
+    'a terminal Ctrl-C (SIGINT to the whole process group) stops every service and exits 0, leaving nothing',
+    async () => {
+      expect(run.status).toBeUndefined();
+      // One pnpm layer: the launcher (pid in runtime.json) is the direct child of `pnpm start`, so
+      // pnpm's relay of the Ctrl-C reaches it as SIGINT. Under a second pnpm layer the inner pnpm
+      // gets the SIGINT twice (terminal + relay) and answers the second by SIGTERMing its child.
+      const launcherPid = readRuntimeInfo(dataDir)?.pid;
+      const launcherParent = launcherPid === undefined ? undefined : parentPid(launcherPid);
+      process.kill(-run.pgid, 'SIGINT');
+      await showingOutput(run, async () => {
+        await expectCleanStop(run);
+        expect(launcherParent).toBe(run.child.pid);
+      });
+    },
+    STOP_TIMEOUT_MS + 15_000,
+  );
+
+  it(
+    'a second start reuses the saved key; SIGTERM to pnpm alone (a process manager) stops it cleanly',
+    async () => {
+      const second = startLauncher();
+      await waitUntilReady(second);
+      expect(second.output).toContain(
+        `Development API key: saved in ${devKeyPath(dataDir)} (not shown again)`,
+      );
+      expect(second.output).not.toContain('shown once');
+      expect(second.output).not.toContain(apiKey);
+      expect((await get(`${gatewayUrl}/api/account/whoami`, apiKey)).status).toBe(200);
+      expect(fs.existsSync(runtimeInfoPath(dataDir))).toBe(true);
+
+      second.child.kill('SIGTERM');
+      await showingOutput(second, () => expectCleanStop(second));
+      expect(readDevKey(devKeyPath(dataDir))?.api_key).toBe(apiKey);
+    },
+    READY_TIMEOUT_MS + STOP_TIMEOUT_MS + 30_000,
+  );
+});
