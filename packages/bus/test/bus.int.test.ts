@@ -1,6 +1,7 @@
 import { ServiceUnavailableError } from '@svc/errors';
+import { memoryLogger } from '@svc/log';
 import { createBus, createRpcClient, enqueueJob, serveRpc } from '../src';
-import { closedPortUrl, deletePrefix, memoryLogger, redisUrl, uniquePrefix } from './helpers';
+import { closedPortUrl, deletePrefix, redisUrl, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('bus');
 const { logger, lines } = memoryLogger();

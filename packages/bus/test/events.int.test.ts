@@ -1,14 +1,7 @@
 import { ServiceUnavailableError } from '@svc/errors';
+import { memoryLogger } from '@svc/log';
 import { type Bus, createBus, type EventPayload, eventChannel, publishEvent, subscribeEvents } from '../src';
-import {
-  closedPortUrl,
-  deletePrefix,
-  eventually,
-  memoryLogger,
-  redisUrl,
-  sleep,
-  uniquePrefix,
-} from './helpers';
+import { closedPortUrl, deletePrefix, eventually, redisUrl, sleep, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('events');
 const { logger, lines } = memoryLogger();

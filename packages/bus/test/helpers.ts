@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, type Logger } from '@svc/log';
+import { memoryLogger } from '@svc/log';
 import { createRedis } from '../src';
 
 /** Redis of the integration run (jest/integration-setup.ts sets TEST_REDIS_URL). */
@@ -8,25 +8,6 @@ export const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** A key prefix no other suite (or earlier run) uses. */
 export function uniquePrefix(suite: string): string {
   return `test-bus-${suite}-${randomBytes(4).toString('hex')}`;
-}
-
-/** A logger whose JSON lines are kept in memory, so tests can assert what was logged. */
-export function memoryLogger(service = 'bus-test'): {
-  logger: Logger;
-  lines: () => Array<Record<string, unknown>>;
-} {
-  const raw: string[] = [];
-  const logger = createLogger({
-    service,
-    level: 'debug',
-    destination: { write: (line: string) => raw.push(line) },
-  });
-  const lines = () =>
-    raw.map((line) => {
-      const parsed: Record<string, unknown> = JSON.parse(line);
-      return parsed;
-    });
-  return { logger, lines };
 }
 
 /** Deletes every key under `prefix` (SCAN, not KEYS: the Redis may be shared). */

@@ -1,6 +1,7 @@
+import { memoryLogger } from '@svc/log';
 import { Queue } from 'bullmq';
 import { type Bus, createBus, enqueueJob, jobQueueName, processJobs } from '../src';
-import { deletePrefix, eventually, memoryLogger, redisUrl, sleep, uniquePrefix } from './helpers';
+import { deletePrefix, eventually, redisUrl, sleep, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('jobs');
 const { logger } = memoryLogger();

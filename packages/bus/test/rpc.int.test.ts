@@ -1,4 +1,5 @@
 import { InternalError, NotFoundError, ServiceUnavailableError } from '@svc/errors';
+import { memoryLogger } from '@svc/log';
 import { Queue } from 'bullmq';
 import {
   type Bus,
@@ -9,7 +10,7 @@ import {
   type ServiceHandlers,
   serveRpc,
 } from '../src';
-import { deletePrefix, eventually, memoryLogger, redisUrl, sleep, uniquePrefix } from './helpers';
+import { deletePrefix, eventually, redisUrl, sleep, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('rpc');
 const { logger, lines } = memoryLogger();

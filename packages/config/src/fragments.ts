@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { durationMs, oneOf, pathVar, port, urlVar } from './helpers';
+import { durationMs, oneOf, type PortOptions, pathVar, port, urlVar } from './helpers';
 
 /**
  * Reusable pieces of a service's env schema: spread them into `z.object({...})` in the service's
- * `src/env.ts`, e.g. `z.object({ ...baseEnv, ...redisEnv, ...databaseEnv, ...healthEnv })`.
+ * `src/env.ts`, e.g. `z.object({ ...baseEnv, ...redisEnv, ...databaseEnv, ...serviceEnv(8081) })`.
  */
 
 /** pino's level names; `silent` turns logging off (tests). */
@@ -30,10 +30,18 @@ export const databaseEnv = {
   DATABASE_URL: urlVar(['postgres:', 'postgresql:']),
 };
 
-/** Port of the /healthz, /readyz and /metrics server of a non-gateway service; no default (one per service). */
-export const healthEnv = {
-  HEALTH_PORT: port(),
-};
+/**
+ * What every service process reads besides its own settings: HEALTH_PORT (its /healthz, /readyz and
+ * /metrics server; each service has its own default, docs/architecture.md "Ports") and
+ * SHUTDOWN_TIMEOUT_MS (ms: budget of the whole graceful shutdown after SIGTERM/SIGINT, service-kit
+ * runService).
+ */
+export function serviceEnv(defaultHealthPort: number, healthPortOptions: PortOptions = {}) {
+  return {
+    HEALTH_PORT: port(defaultHealthPort, healthPortOptions),
+    SHUTDOWN_TIMEOUT_MS: durationMs(10_000),
+  };
+}
 
 /** Where `pnpm start` keeps its files when DATA_DIR is unset (relative to the workspace root). */
 export const DEFAULT_DATA_DIR = '.data';

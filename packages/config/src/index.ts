@@ -3,10 +3,10 @@ export {
   DEFAULT_DATA_DIR,
   databaseEnv,
   dataDirEnv,
-  healthEnv,
   LOG_LEVELS,
   NODE_ENVS,
   redisEnv,
+  serviceEnv,
 } from './fragments';
 export {
   booleanFlag,

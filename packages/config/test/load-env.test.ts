@@ -7,7 +7,6 @@ import {
   databaseEnv,
   dataDirEnv,
   durationMs,
-  healthEnv,
   intInRange,
   loadEnv,
   pathVar,
@@ -15,7 +14,13 @@ import {
   redisEnv,
 } from '../src/index';
 
-const ServiceEnv = z.object({ ...baseEnv, ...redisEnv, ...databaseEnv, ...healthEnv, PORT: port(8080) });
+const ServiceEnv = z.object({
+  ...baseEnv,
+  ...redisEnv,
+  ...databaseEnv,
+  HEALTH_PORT: port(),
+  PORT: port(8080),
+});
 const DATABASE_URL = 'postgres://svc:s3cr3t-pw@127.0.0.1:5432/svc';
 
 function configError(fn: () => unknown): ConfigError {

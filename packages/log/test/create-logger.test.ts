@@ -1,5 +1,5 @@
 import { REDACTED } from '../src/index';
-import { capture } from './capture';
+import { memoryLogger } from '../src/memory-logger';
 
 const API_KEY = 'svc_live_AbCdEf123456_9sX2kLmNoPqRsTuVwXyZ0123456789abcdefghij';
 const UPLOAD_TOKEN = 'upl_7f3k2j1h0g9f8e7d6c5b4a_token';
@@ -20,7 +20,7 @@ function expectNoSecrets(text: string) {
 
 describe('createLogger', () => {
   test('writes JSON lines with service, level, time and msg', () => {
-    const { logger, lines } = capture('registry');
+    const { logger, lines } = memoryLogger('registry');
     logger.info({ run_id: 'r1' }, 'started');
     const [line] = lines();
     expect(line).toMatchObject({ service: 'registry', level: 30, msg: 'started', run_id: 'r1' });
@@ -28,14 +28,14 @@ describe('createLogger', () => {
   });
 
   test('honours the level', () => {
-    const { logger, lines } = capture('registry', 'info');
+    const { logger, lines } = memoryLogger('registry', 'info');
     logger.debug('hidden');
     logger.warn('shown');
     expect(lines().map((l) => l.msg)).toEqual(['shown']);
   });
 
   test('scrubs secrets in the message and in format arguments', () => {
-    const { logger, text } = capture();
+    const { logger, text } = memoryLogger('test-service');
     logger.info(`presented key ${API_KEY}`);
     logger.info('upload with %s then %o', UPLOAD_TOKEN, { header: 'Bearer opaque-bearer-value' });
     expectNoSecrets(text());
@@ -43,14 +43,14 @@ describe('createLogger', () => {
   });
 
   test('scrubs secret-shaped strings in nested objects and arrays under innocent keys', () => {
-    const { logger, text, lines } = capture();
+    const { logger, text, lines } = memoryLogger('test-service');
     logger.info({ request: { body: { note: `use ${API_KEY}`, list: [UPLOAD_TOKEN] } } }, 'nested');
     expectNoSecrets(text());
     expect(lines()[0]).toMatchObject({ request: { body: { note: `use ${REDACTED}`, list: [REDACTED] } } });
   });
 
   test('redacts secret keys whatever their value looks like, at depth 0 to 2', () => {
-    const { logger, text, lines } = capture();
+    const { logger, text, lines } = memoryLogger('test-service');
     logger.info(
       {
         password: PASSWORD,
@@ -78,7 +78,7 @@ describe('createLogger', () => {
   });
 
   test('redacts vault field values but leaves ordinary `value` keys alone', () => {
-    const { logger, lines } = capture();
+    const { logger, lines } = memoryLogger('test-service');
     logger.info({ field: { name: 'passport_number', value: 'X1234567' }, metric: { value: 42 } }, 'vault');
     logger.info({ op: { fields: [{ name: 'iban', value: 'DE89370400440532013000' }] } }, 'vault list');
     const [first, second] = lines();
@@ -90,7 +90,7 @@ describe('createLogger', () => {
   });
 
   test('scrubs error messages and stacks', () => {
-    const { logger, text, lines } = capture();
+    const { logger, text, lines } = memoryLogger('test-service');
     const err = new Error(`verify failed for ${API_KEY} (Bearer opaque-bearer-value)`);
     logger.error({ err }, 'boom');
     logger.error(new Error(`token ${UPLOAD_TOKEN} rejected`));
@@ -103,7 +103,7 @@ describe('createLogger', () => {
   });
 
   test('child loggers keep redaction and scrubbing, bindings included', () => {
-    const { logger, text, lines } = capture();
+    const { logger, text, lines } = memoryLogger('test-service');
     const child = logger.child({ key: API_KEY, token: 'opaque' });
     child.info({ headers: { authorization: `Bearer ${API_KEY}` } }, 'child');
     expectNoSecrets(text());
@@ -111,7 +111,7 @@ describe('createLogger', () => {
   });
 
   test('flush works with a destination that has no flush', () => {
-    const { logger } = capture();
+    const { logger } = memoryLogger('test-service');
     const done = jest.fn();
     logger.flush(done);
     expect(done).toHaveBeenCalled();

@@ -1,4 +1,4 @@
-import { memoryLogger } from '../test/helpers';
+import { memoryLogger } from '@svc/log';
 import type { Closable } from './closable';
 import { runLifecycle } from './lifecycle';
 

@@ -1,7 +1,7 @@
 import { HealthResponse, ReadinessResponse } from '@svc/contracts';
+import { memoryLogger } from '@svc/log';
 import { Redis } from 'ioredis';
 import { Counter, type HealthServer, redisCheck, startHealthServer } from '../src';
-import { memoryLogger } from './helpers';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

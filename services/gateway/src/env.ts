@@ -1,4 +1,13 @@
-import { baseEnv, databaseEnv, durationMs, type EnvSource, loadEnvOrExit, port, redisEnv } from '@svc/config';
+import {
+  baseEnv,
+  databaseEnv,
+  durationMs,
+  type EnvSource,
+  loadEnvOrExit,
+  port,
+  redisEnv,
+  serviceEnv,
+} from '@svc/config';
 import { z } from 'zod';
 
 /**
@@ -46,14 +55,13 @@ export const GatewayEnv = z.object({
   ...redisEnv, // REDIS_URL, BUS_PREFIX, RPC_TIMEOUT_MS (ms, default 3_000)
   // The public API, /healthz, /readyz and /openapi.json.
   PORT: port(8080),
-  // /metrics (and internal /healthz, /readyz) for the scraper, kept off the public port.
-  HEALTH_PORT: port(9080),
+  // HEALTH_PORT 9080: /metrics (and internal /healthz, /readyz) for the scraper, kept off the
+  // public port; SHUTDOWN_TIMEOUT_MS covers the HTTP drain, subscription, bus and Prisma.
+  ...serviceEnv(9080),
   // ms: how long a search/describe answer is served from memory (decisions.md P2).
   CATALOG_CACHE_TTL_MS: durationMs(30_000),
   JSON_BODY_LIMIT: BodyLimit,
   TRUST_PROXY: TrustProxy,
-  // ms: budget for the whole graceful shutdown (HTTP drain, subscription, bus, Prisma).
-  SHUTDOWN_TIMEOUT_MS: durationMs(10_000),
 });
 export type GatewayEnv = z.output<typeof GatewayEnv>;
 

@@ -1,13 +1,4 @@
-import {
-  baseEnv,
-  databaseEnv,
-  durationMs,
-  type EnvSource,
-  healthEnv,
-  loadEnvOrExit,
-  port,
-  redisEnv,
-} from '@svc/config';
+import { baseEnv, databaseEnv, type EnvSource, loadEnvOrExit, redisEnv, serviceEnv } from '@svc/config';
 import { z } from 'zod';
 
 /**
@@ -18,11 +9,8 @@ export const RegistryEnv = z.object({
   ...baseEnv,
   ...databaseEnv,
   ...redisEnv,
-  ...healthEnv,
-  // /healthz, /readyz and /metrics; 8081 is the registry's slot in the port table.
-  HEALTH_PORT: port(8081),
-  // ms: budget for the whole graceful shutdown (HTTP, RPC responder, bus, Prisma).
-  SHUTDOWN_TIMEOUT_MS: durationMs(10_000),
+  // HEALTH_PORT (8081: the registry's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
+  ...serviceEnv(8081),
 });
 export type RegistryEnv = z.output<typeof RegistryEnv>;
 

@@ -1,4 +1,4 @@
-import { baseEnv, databaseEnv, durationMs, type EnvSource, loadEnvOrExit, port, redisEnv } from '@svc/config';
+import { baseEnv, databaseEnv, type EnvSource, loadEnvOrExit, redisEnv, serviceEnv } from '@svc/config';
 import { z } from 'zod';
 
 /** The uploads service's environment (docs/architecture.md "Ports"); the only place it reads process.env. */
@@ -6,10 +6,8 @@ export const UploadsEnv = z.object({
   ...baseEnv,
   ...redisEnv,
   ...databaseEnv,
-  // /healthz, /readyz, /metrics.
-  HEALTH_PORT: port(8084),
-  // ms: budget of the whole graceful shutdown after SIGTERM/SIGINT (service-kit runService).
-  SHUTDOWN_TIMEOUT_MS: durationMs(10_000),
+  // HEALTH_PORT (8084: the uploads service's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
+  ...serviceEnv(8084),
 });
 export type UploadsEnv = z.output<typeof UploadsEnv>;
 

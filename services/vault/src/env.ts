@@ -1,4 +1,4 @@
-import { baseEnv, databaseEnv, durationMs, type EnvSource, loadEnvOrExit, port, redisEnv } from '@svc/config';
+import { baseEnv, databaseEnv, type EnvSource, loadEnvOrExit, redisEnv, serviceEnv } from '@svc/config';
 import { z } from 'zod';
 
 /** The vault service's environment (docs/architecture.md "Ports"); the only place it reads process.env. */
@@ -6,10 +6,8 @@ export const VaultEnv = z.object({
   ...baseEnv,
   ...redisEnv,
   ...databaseEnv,
-  // /healthz, /readyz, /metrics.
-  HEALTH_PORT: port(8085),
-  // ms: budget of the whole graceful shutdown after SIGTERM/SIGINT (service-kit runService).
-  SHUTDOWN_TIMEOUT_MS: durationMs(10_000),
+  // HEALTH_PORT (8085: the vault's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
+  ...serviceEnv(8085),
 });
 export type VaultEnv = z.output<typeof VaultEnv>;
 

@@ -1,4 +1,4 @@
-import { baseEnv, durationMs, type EnvSource, intInRange, loadEnvOrExit, port, redisEnv } from '@svc/config';
+import { baseEnv, type EnvSource, intInRange, loadEnvOrExit, redisEnv, serviceEnv } from '@svc/config';
 import { z } from 'zod';
 
 /** A runtime name is a segment of a Redis key (`<prefix>:workers:<runtime>:<id>`): no `:`, short. */
@@ -34,12 +34,10 @@ export const WorkerEnv = z.object({
   ...redisEnv,
   // /healthz, /readyz, /metrics; 0 = any free port, so several workers can run on one host (the
   // bound port is logged as `{"msg":"listening"}`).
-  HEALTH_PORT: port(8086, { allowZero: true }),
+  ...serviceEnv(8086, { allowZero: true }),
   // Jobs one worker process runs at once (per queue).
   WORKER_CONCURRENCY: intInRange(1, 1_000, 4),
   WORKER_RUNTIMES: runtimes,
-  // ms: budget of the whole graceful shutdown after SIGTERM/SIGINT, running jobs included.
-  SHUTDOWN_TIMEOUT_MS: durationMs(10_000),
 });
 export type WorkerEnv = z.output<typeof WorkerEnv>;
 

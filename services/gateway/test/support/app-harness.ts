@@ -1,7 +1,7 @@
 import { generateApiKey } from '@svc/auth';
 import type { ReadinessResponse, Scope } from '@svc/contracts';
 import { NotFoundError, ServiceUnavailableError } from '@svc/errors';
-import { createLogger } from '@svc/log';
+import { memoryLogger } from '@svc/log';
 import { type AppDeps, createApp } from '../../src/app';
 import { CatalogCache } from '../../src/domain/catalog-cache';
 import type { AuthContext } from '../../src/locals';
@@ -36,12 +36,7 @@ export interface AppHarness {
 
 /** The app factory on 127.0.0.1 (ephemeral port), with in-memory stand-ins for RPC and the key store. */
 export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise<AppHarness> {
-  const lines: string[] = [];
-  const logger = createLogger({
-    service: 'gateway',
-    level: 'debug',
-    destination: { write: (s: string) => lines.push(s) },
-  });
+  const { logger, lines: logs, text: rawLogs } = memoryLogger('gateway');
   const keys = new Map<string, AuthContext>();
   const billing = issue(keys, ['billing:read', 'capabilities:read']);
   const plain = issue(keys, ['capabilities:read']);
@@ -93,7 +88,6 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('test server has no TCP port');
   const url = `http://127.0.0.1:${address.port}`;
-  const logs = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 
   return {
     url,
@@ -104,9 +98,9 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
         if (found) return found;
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      throw new Error(`no matching log line in:\n${lines.join('')}`);
+      throw new Error(`no matching log line in:\n${rawLogs()}`);
     },
-    rawLogs: () => lines.join(''),
+    rawLogs,
     samples,
     keys: { billing, plain },
     registry,

@@ -98,13 +98,20 @@ function toExecution(row: CapabilityRowFields): CapabilityExecution {
   };
 }
 
-export function toCapabilityRecord(row: CapabilityRowFields): CapabilityRecord {
+/** The fields a record and a summary share (contracts' CapabilityIdentity). */
+function identityOf(row: CapabilityRowFields) {
   return {
     slug: row.slug,
     name: row.name,
     description: row.description,
     category: row.category,
     tags: row.tags,
+  };
+}
+
+export function toCapabilityRecord(row: CapabilityRowFields): CapabilityRecord {
+  return {
+    ...identityOf(row),
     version: row.version,
     pricing: parseColumn(Pricing, row.pricing, row.slug, 'pricing'),
     file_requirements: parseColumn(FileRequirements, row.fileRequirements, row.slug, 'file_requirements'),
@@ -116,11 +123,7 @@ export function toCapabilityRecord(row: CapabilityRowFields): CapabilityRecord {
 /** `relevance` only when the list was a search (spec §4.1 `q`); omitted for a plain listing. */
 export function toCapabilitySummary(row: CapabilityRowFields, relevance?: number): CapabilitySummary {
   return {
-    slug: row.slug,
-    name: row.name,
-    description: row.description,
-    category: row.category,
-    tags: row.tags,
+    ...identityOf(row),
     pricing: parseColumn(Pricing, row.pricing, row.slug, 'pricing'),
     execution: toExecution(row),
     ...(relevance === undefined ? {} : { relevance }),
