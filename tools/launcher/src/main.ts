@@ -222,7 +222,7 @@ async function startUp(): Promise<void> {
   });
   wroteRuntimeInfo = true;
   const notes = [
-    `Database: ${redactUrl(postgres.url)}${postgres.embedded ? ` (embedded, data in ${shown(postgresDir)})` : ''}`,
+    `Database: ${redactUrl(postgres.url)}${postgres.embedded ? ` (embedded, data in ${shown(postgres.dataDir ?? postgresDir)})` : ''}`,
     `Redis:    ${redactUrl(redis.url)}${redis.spawned ? ` (started here, data in ${shown(redisDir)})` : ''}`,
   ];
   output.block(readyLines({ gatewayUrl, keyFile: shown(keyFile), notes }));
