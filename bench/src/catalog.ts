@@ -1,24 +1,20 @@
 // Issue 2's benchmark: search and describe through the whole platform (gateway → cache or
 // registry over the bus), beside a bare express "hello" measured in the same run, so the
 // platform's overhead reads as a ratio that holds across machines.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import path from 'node:path';
 import { createPrismaClient } from '@svc/db';
 import { insertSyntheticCapabilities, startTestStack } from '@svc/testkit';
+import { type ChildServer, startChildServer } from './child-server';
 import { type LoadOptions, type LoadResult, measure } from './load';
 import { formatTable } from './report';
 
 /** Synthetic capabilities added for the at-scale rows (issue: search stays fast at 10,000). */
 const CATALOG_SIZE = 10_000;
 
-async function startHelloServer(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'hello-server.ts')], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [chunk] = (await once(child.stdout!, 'data')) as [Buffer];
-  const { port } = JSON.parse(chunk.toString().split('\n')[0] ?? '{}') as { port: number };
-  return { url: `http://127.0.0.1:${port}`, child };
+async function startHelloServer(): Promise<{ url: string; server: ChildServer }> {
+  const server = await startChildServer('hello-server.ts');
+  const { port } = server.announced;
+  if (typeof port !== 'number') throw new Error('hello-server did not announce its port');
+  return { url: `http://127.0.0.1:${port}`, server };
 }
 
 export async function benchCatalog(options: LoadOptions): Promise<void> {
@@ -94,7 +90,7 @@ export async function benchCatalog(options: LoadOptions): Promise<void> {
     );
     console.log(formatTable(rows, baseline));
   } finally {
-    hello.child.kill('SIGTERM');
+    await hello.server.stop();
     await stack.close();
   }
 }

@@ -4,19 +4,33 @@ export interface LoadTarget {
   /** Row label in the report. */
   name: string;
   url: string;
+  /** Default GET. */
+  method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   /** Rewrites each request's path, e.g. to defeat a cache; `n` counts requests of this run. */
   pathFor?: (n: number) => string;
+  /** Each request's body (e.g. a new crt apex per request); `n` counts requests of this run. */
+  bodyFor?: (n: number) => string;
+  /** s: a request without an answer by then counts as an error (autocannon's default is 10). */
+  timeoutSeconds?: number;
 }
 
 export interface LoadResult {
   name: string;
   requestsPerSecond: number;
+  /** Latency percentiles of 2xx answers only (autocannon does not record the others). */
   p50Ms: number;
   p99Ms: number;
+  meanMs: number;
   requests: number;
   non2xx: number;
   errors: number;
+  /** Of `errors`, the requests that got no answer within the timeout. */
+  timeouts: number;
+  /** Answers per HTTP status, e.g. `{ '200': 5120, '202': 3 }`. */
+  statusCounts: Record<string, number>;
+  /** s: how long the measured run lasted. */
+  durationSeconds: number;
 }
 
 export interface LoadOptions {
@@ -27,23 +41,38 @@ export interface LoadOptions {
 
 function run(target: LoadTarget, connections: number, durationSeconds: number): Promise<autocannon.Result> {
   let n = 0;
-  const pathFor = target.pathFor;
+  const { pathFor, bodyFor } = target;
   return autocannon({
     url: target.url,
     connections,
     duration: durationSeconds,
+    // Only when set: autocannon rejects an explicit `undefined` method ("undefined HTTP method").
+    ...(target.method ? { method: target.method } : {}),
+    ...(target.timeoutSeconds ? { timeout: target.timeoutSeconds } : {}),
     headers: target.headers,
-    requests: pathFor
-      ? [
-          {
-            setupRequest: (request) => {
-              n += 1;
-              return { ...request, path: pathFor(n) };
+    requests:
+      pathFor || bodyFor
+        ? [
+            {
+              setupRequest: (request) => {
+                n += 1;
+                return {
+                  ...request,
+                  ...(pathFor ? { path: pathFor(n) } : {}),
+                  ...(bodyFor ? { body: bodyFor(n) } : {}),
+                };
+              },
             },
-          },
-        ]
-      : undefined,
+          ]
+        : undefined,
   });
+}
+
+function statusCounts(result: autocannon.Result): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [status, stats] of Object.entries(result.statusCodeStats ?? {}))
+    counts[status] = stats.count ?? 0;
+  return counts;
 }
 
 /** A warm-up run (discarded: JIT, connection pools, caches), then the measured run. */
@@ -55,8 +84,12 @@ export async function measure(target: LoadTarget, options: LoadOptions): Promise
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    meanMs: result.latency.mean,
     requests: result.requests.total,
     non2xx: result.non2xx,
     errors: result.errors,
+    timeouts: result.timeouts,
+    statusCounts: statusCounts(result),
+    durationSeconds: result.duration,
   };
 }

@@ -3,10 +3,12 @@
 // date and the machine. Tune with BENCH_CONNECTIONS (32), BENCH_DURATION_S (10), BENCH_WARMUP_S (3).
 import { findWorkspaceRoot, prepareIntegrationStack } from '@svc/devstack';
 import { benchCatalog } from './catalog';
+import { benchCrt } from './crt';
 import type { LoadOptions } from './load';
 
 const scenarios: Record<string, (options: LoadOptions) => Promise<void>> = {
   catalog: benchCatalog,
+  crt: benchCrt,
 };
 
 function intFromEnv(name: string, fallback: number): number {

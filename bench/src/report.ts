@@ -4,7 +4,14 @@ function pad(text: string, width: number, right = false): string {
   return right ? text.padStart(width) : text.padEnd(width);
 }
 
-/** A fixed-width table; the last column is throughput relative to the baseline row. */
+/** A fixed-width table: the first column left-aligned, the others right-aligned (numbers). */
+export function formatColumns(header: readonly string[], body: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => pad(c, widths[i] ?? 0, i > 0)).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+/** The catalog table; the last columns compare throughput with the baseline row. */
 export function formatTable(rows: LoadResult[], baseline: LoadResult): string {
   const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'non-2xx', 'errors'];
   const body = rows.map((r) => [
@@ -16,7 +23,5 @@ export function formatTable(rows: LoadResult[], baseline: LoadResult): string {
     String(r.non2xx),
     String(r.errors),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => (row[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i] ?? 0, i > 0)).join('  ');
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+  return formatColumns(header, body);
 }

@@ -16,8 +16,11 @@ export {
   type JobResult,
   type JobResultInput,
   jobCatalog,
+  RunMetrics,
+  RunReport,
 } from './catalog/jobs';
 export {
+  IssueQuoteRequest,
   isRpcService,
   PingRequest,
   PingResponse,
@@ -31,6 +34,8 @@ export {
   type RpcResponseInput,
   type RpcService,
   rpcCatalog,
+  StartCrtRunRequest,
+  StartRunResponse,
 } from './catalog/rpc';
 export { type Closable, closeWithin } from './closable';
 export {

@@ -41,6 +41,11 @@ function balanceOf(clientId: string) {
   };
 }
 
+/** wallet.issueQuote is not exercised here; it only completes the wallet's handler set. */
+async function unusedIssueQuote(): Promise<never> {
+  throw new Error('issueQuote is not used by these tests');
+}
+
 /** Registry handlers that record what reached them. */
 function registryHandlers(seen: Array<RpcRequest<'registry', 'search'>>): ServiceHandlers<'registry'> {
   return {
@@ -167,6 +172,7 @@ describe('RPC timeouts', () => {
         served.push(client_id);
         return balanceOf(client_id);
       },
+      issueQuote: unusedIssueQuote,
     };
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: 300 });
     const abandonedId = '11111111-1111-4111-8111-111111111111';
@@ -187,7 +193,10 @@ describe('RPC timeouts', () => {
   });
 
   it('heals when the responder is closed and started again', async () => {
-    const handlers = { balance: async ({ client_id }: { client_id: string }) => balanceOf(client_id) };
+    const handlers = {
+      balance: async ({ client_id }: { client_id: string }) => balanceOf(client_id),
+      issueQuote: unusedIssueQuote,
+    };
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: 400 });
 
     const first = serveRpc(bus, 'wallet', handlers);

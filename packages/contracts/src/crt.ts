@@ -1,19 +1,20 @@
 import { z } from 'zod';
+import { Apex } from './apex';
 import { ClientType, DateTime, Hostname, Uuid } from './common';
+import { Quote } from './quote';
+import { RunRecord } from './run';
 
 /** Spec §2.6 / §8: bounds shared by CrtInput.limit, CrtResult.limit and CrtResult.count. */
 export const CRT_MAX_LIMIT = 1000;
 export const CRT_DEFAULT_LIMIT = 100;
 
 /**
- * Spec §2.6 CrtInput (no additional properties, `apex` required). Only the RFC 1123 shape of `apex`
- * is checked here; the registrable-domain rule (eTLD+1 under the public-suffix list, ICANN and
- * PRIVATE sections) is a refinement added where tldts is available, e.g.
- * `CrtInput.extend({ apex: Hostname.refine(isRegistrableDomain, 'must be a registrable domain') })`.
+ * Spec §2.6 CrtInput (no additional properties, `apex` required). `apex` is lowercased and must be
+ * its own registrable domain under the Public Suffix List (apex.ts).
  */
 export const CrtInput = z
   .object({
-    apex: Hostname.describe('Registrable domain (eTLD+1); public suffixes and subdomains are rejected.'),
+    apex: Apex.describe('Registrable domain (eTLD+1); public suffixes and subdomains are rejected.'),
     include_first_seen: z.boolean().default(false).describe('Adds first_seen to each observation when true.'),
     limit: z
       .number()
@@ -65,34 +66,35 @@ export const CrtResult = z
   .strict();
 export type CrtResult = z.infer<typeof CrtResult>;
 
-/** Quote object inside crt run responses: spec §2.2 shows only `quote_id`, the rest is open. */
-const QuoteObject = z.record(z.string(), z.unknown());
-
 /** Spec §2.6 CrtCompletedRunResponse (no additional properties, all required). */
 export const CrtCompletedRunResponse = z
   .object({
     ok: z.literal(true),
     run_id: Uuid,
     status: z.literal('completed'),
-    quote: QuoteObject,
+    quote: Quote,
     result: CrtResult,
   })
   .strict();
 export type CrtCompletedRunResponse = z.infer<typeof CrtCompletedRunResponse>;
 
 /**
- * Spec §2.6 CrtReplayRunResponse: required ok, run_id, status, idempotent_replay; the spec does
- * not forbid additional properties, so unknown keys are kept (loose object).
+ * Spec §2.6 CrtReplayRunResponse: required ok, run_id, status, idempotent_replay; `quote`, `run`
+ * and `message` optional. We always send all seven: `status` is the original run's current state
+ * (a replay that arrives while the first request is still running waits like it did), `run` its
+ * status record, `quote` its quote (docs/decisions.md C4).
  */
-export const CrtReplayRunResponse = z.looseObject({
-  ok: z.literal(true),
-  run_id: Uuid,
-  status: z.string(),
-  idempotent_replay: z.literal(true),
-  quote: QuoteObject.nullable().optional(),
-  run: z.record(z.string(), z.unknown()).nullable().optional(),
-  message: z.string().optional(),
-});
+export const CrtReplayRunResponse = z
+  .object({
+    ok: z.literal(true),
+    run_id: Uuid,
+    status: z.string(),
+    idempotent_replay: z.literal(true),
+    quote: Quote.nullable().optional(),
+    run: RunRecord.nullable().optional(),
+    message: z.string().optional(),
+  })
+  .strict();
 export type CrtReplayRunResponse = z.infer<typeof CrtReplayRunResponse>;
 
 /** Spec §4.5: the crt run answers either shape. */

@@ -1,4 +1,5 @@
 export { BalanceResponse, WhoAmIResponse } from './account';
+export { Apex, apexProblem } from './apex';
 export {
   CapabilityExecution,
   CapabilityRecord,
@@ -58,3 +59,13 @@ export { type JsonSchemaIo, toJsonSchema } from './json-schema';
 export { MICROS_PER_USD, microsFromUsd, usdFromMicros } from './money';
 export { apiOperations, buildOpenApiDocument, type OpenApiDocument } from './openapi/document';
 export type { ApiOperation, ErrorStatus, HttpMethod } from './openapi/operation';
+export { CrtRunHeaders } from './openapi/run-operations';
+export { Quote, WalletClearance } from './quote';
+export {
+  isTerminalRunState,
+  RunError,
+  RunIdParams,
+  RunRecord,
+  RunStatusResponse,
+  TERMINAL_RUN_STATES,
+} from './run';

@@ -7,7 +7,8 @@ import { arr, get, type JsonObject, obj } from './support/json';
 const asJson = (value: unknown): JsonObject => obj({ v: JSON.parse(JSON.stringify(value)) }, 'v');
 const doc = asJson(buildOpenApiDocument());
 const operation = (p: string, method = 'get'): JsonObject => obj(doc, 'paths', p, method);
-const responseCodes = (p: string): string[] => Object.keys(obj(operation(p), 'responses'));
+const responseCodes = (p: string, method = 'get'): string[] =>
+  Object.keys(obj(operation(p, method), 'responses'));
 
 describe('buildOpenApiDocument', () => {
   test('passes the OpenAPI 3.1 schema validator', async () => {
@@ -33,7 +34,7 @@ describe('buildOpenApiDocument', () => {
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
   });
 
-  test('has exactly the operations of this issue', () => {
+  test('has exactly the operations built so far', () => {
     const listed = Object.entries(obj(doc, 'paths')).flatMap(([p, item]) =>
       Object.keys(obj({ item }, 'item')).map((m) => `${m} ${p}`),
     );
@@ -41,6 +42,8 @@ describe('buildOpenApiDocument', () => {
       [
         'get /api/capabilities',
         'get /api/capabilities/{slug}',
+        'post /api/capabilities/crt/run',
+        'get /api/capability-runs/{run_id}',
         'get /api/account/whoami',
         'get /api/account/balance',
         'get /healthz',
@@ -48,8 +51,7 @@ describe('buildOpenApiDocument', () => {
         'get /openapi.json',
       ].sort(),
     );
-    // Spec §4.5: crt's types are published now, its path arrives with the crt issue.
-    expect(get(doc, 'paths', '/api/capabilities/crt/run')).toBeUndefined();
+    expect(new Set(apiOperations.map((op) => op.operationId)).size).toBe(apiOperations.length);
   });
 
   test('list, describe, health, readiness and the document itself carry no security (spec §4)', () => {
@@ -97,6 +99,72 @@ describe('buildOpenApiDocument', () => {
     expect(responseCodes('/api/capabilities/{slug}')).toEqual(expect.arrayContaining(['200', '404']));
   });
 
+  test('crt run (spec §4.5): capabilities:run, JSON body CrtRunRequest, optional Idempotency-Key', () => {
+    const run = operation('/api/capabilities/crt/run', 'post');
+    expect(run.operationId).toBe('runCrt');
+    expect(run.security).toEqual([{ bearerAuth: [] }]);
+    expect(run['x-required-scopes']).toEqual(['capabilities:run']);
+    expect(run.description).toEqual(expect.stringContaining('capabilities:run'));
+    expect(get(run, 'requestBody', 'required')).toBe(true);
+    // The body is rendered inline, identical to the CrtRunRequest component (document.ts registers
+    // request-side components as `.meta({ unusedIO })` clones, so operations do not $ref them).
+    expect(get(run, 'requestBody', 'content', 'application/json', 'schema')).toEqual(
+      get(doc, 'components', 'schemas', 'CrtRunRequest'),
+    );
+    expect(get(run, 'requestBody', 'content', 'application/json', 'schema')).toMatchObject({
+      type: 'object',
+      required: ['input'],
+      additionalProperties: false,
+      properties: { input: { required: ['apex'], additionalProperties: false } },
+    });
+    const params = arr(run, 'parameters');
+    expect(params).toHaveLength(1);
+    expect(params[0]).toMatchObject({
+      in: 'header',
+      name: 'idempotency-key',
+      schema: { type: 'string', minLength: 8, maxLength: 190, pattern: '^[A-Za-z0-9._:-]+$' },
+    });
+    expect(get(params[0], 'required')).toBeFalsy();
+  });
+
+  test('crt run answers: 200 either response shape, 202 the run status, 502 when providers fail', () => {
+    const run = operation('/api/capabilities/crt/run', 'post');
+    expect(responseCodes('/api/capabilities/crt/run', 'post').sort()).toEqual(
+      ['200', '202', '400', '401', '403', '409', '413', '415', '422', '500', '502', '503'].sort(),
+    );
+    expect(get(run, 'responses', '200', 'content', 'application/json', 'schema', 'anyOf')).toEqual([
+      { $ref: '#/components/schemas/CrtCompletedRunResponse' },
+      { $ref: '#/components/schemas/CrtReplayRunResponse' },
+    ]);
+    expect(get(run, 'responses', '202', 'content', 'application/json', 'schema', '$ref')).toBe(
+      '#/components/schemas/RunStatusResponse',
+    );
+    expect(get(run, 'responses', '502', 'description')).toEqual(expect.stringContaining('provider'));
+    expect(get(run, 'responses', '415', 'description')).toEqual(expect.stringContaining('application/json'));
+  });
+
+  test('run status (spec §4.8): capabilities:run, a UUID run_id, 404 for runs the caller cannot see', () => {
+    const status = operation('/api/capability-runs/{run_id}');
+    expect(status.operationId).toBe('getRun');
+    expect(status['x-required-scopes']).toEqual(['capabilities:run']);
+    expect(status.security).toEqual([{ bearerAuth: [] }]);
+    expect(get(status, 'requestBody')).toBeUndefined();
+    expect(arr(status, 'parameters')).toEqual([
+      expect.objectContaining({
+        in: 'path',
+        name: 'run_id',
+        required: true,
+        schema: expect.objectContaining({ type: 'string', format: 'uuid' }),
+      }),
+    ]);
+    expect(responseCodes('/api/capability-runs/{run_id}').sort()).toEqual(
+      ['200', '401', '403', '404', '422', '500', '503'].sort(),
+    );
+    expect(get(status, 'responses', '200', 'content', 'application/json', 'schema', '$ref')).toBe(
+      '#/components/schemas/RunStatusResponse',
+    );
+  });
+
   test('every error response is an ErrorResponse, except the readiness report', () => {
     let checked = 0;
     for (const [p, item] of Object.entries(obj(doc, 'paths'))) {
@@ -126,6 +194,9 @@ describe('buildOpenApiDocument', () => {
       'CrtResult',
       'CrtCompletedRunResponse',
       'CrtReplayRunResponse',
+      'Quote',
+      'RunRecord',
+      'RunStatusResponse',
       'ErrorResponse',
     ]) {
       expect(schemas).toHaveProperty(name);
@@ -141,6 +212,54 @@ describe('buildOpenApiDocument', () => {
       'run_id',
       'status',
     ]);
+    // docs/decisions.md C4: both run responses are closed, with the real Quote and RunRecord inside.
+    expect(get(schemas, 'CrtReplayRunResponse', 'additionalProperties')).toBe(false);
+    expect(get(schemas, 'CrtReplayRunResponse', 'properties', 'quote', 'anyOf')).toEqual([
+      { $ref: '#/components/schemas/Quote' },
+      { type: 'null' },
+    ]);
+    expect(get(schemas, 'CrtReplayRunResponse', 'properties', 'run', 'anyOf')).toEqual([
+      { $ref: '#/components/schemas/RunRecord' },
+      { type: 'null' },
+    ]);
+    expect(get(schemas, 'CrtCompletedRunResponse', 'additionalProperties')).toBe(false);
+    expect(arr(schemas, 'CrtCompletedRunResponse', 'required').sort()).toEqual([
+      'ok',
+      'quote',
+      'result',
+      'run_id',
+      'status',
+    ]);
+    expect(get(schemas, 'CrtCompletedRunResponse', 'properties', 'quote', '$ref')).toBe(
+      '#/components/schemas/Quote',
+    );
+    expect(get(schemas, 'CrtCompletedRunResponse', 'properties', 'result', '$ref')).toBe(
+      '#/components/schemas/CrtResult',
+    );
+    expect(get(schemas, 'Quote', 'additionalProperties')).toBe(false);
+    expect(arr(schemas, 'Quote', 'required')).toHaveLength(7);
+    expect(get(schemas, 'RunRecord', 'additionalProperties')).toBe(false);
+    expect(arr(schemas, 'RunRecord', 'required').sort()).toEqual([
+      'client_type',
+      'created_at',
+      'finished_at',
+      'quote_id',
+      'run_id',
+      'slug',
+      'started_at',
+      'status',
+      'updated_at',
+    ]);
+    expect(get(schemas, 'RunStatusResponse', 'additionalProperties')).toBe(false);
+    expect(arr(schemas, 'RunStatusResponse', 'required')).toEqual(
+      expect.arrayContaining(['ok', 'run_id', 'status']),
+    );
+    // The apex is published as a host name; the Public Suffix List rule is enforced server-side.
+    expect(get(schemas, 'CrtInput', 'properties', 'apex')).toMatchObject({
+      type: 'string',
+      format: 'hostname',
+      maxLength: 253,
+    });
     expect(get(schemas, 'ErrorResponse')).toMatchObject({
       required: ['ok', 'error'],
       additionalProperties: false,

@@ -8,9 +8,11 @@ export type {
   Capability,
   Client,
   LedgerEntry,
+  Quote,
+  Run,
   WalletAccount,
 } from './generated/prisma/client';
-export { LedgerEntryKind, Prisma, PrismaClient } from './generated/prisma/client';
+export { LedgerEntryKind, Prisma, PrismaClient, RunStatus } from './generated/prisma/client';
 export type { CreatedMigration, CreateMigrationOptions } from './migrate/create-migration';
 export { createMigration } from './migrate/create-migration';
 export type { MigrateOptions, MigrateResult } from './migrate/migrate-database';

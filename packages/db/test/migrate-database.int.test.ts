@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,11 @@ import { dropDatabase, ensureDatabaseExists, MIGRATIONS_DIR, migrateDatabase } f
 import { adminUrl, uniqueDatabaseUrl } from './test-database';
 
 const INIT = '20261121090414_init';
+/** Every migration in the repository, oldest first: a fresh database gets all of them. */
+const ALL = readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && /^\d{14}_/.test(entry.name))
+  .map((entry) => entry.name)
+  .sort();
 
 async function query<R extends object>(url: string, sql: string, params: unknown[] = []): Promise<R[]> {
   const client = new Client(poolConfig(url));
@@ -38,21 +44,24 @@ describe('migrateDatabase', () => {
     const url = await freshDatabase('fresh');
     const lines: string[] = [];
     const result = await migrateDatabase(url, { log: (line) => lines.push(line) });
-    expect(result.applied).toEqual([INIT]);
-    expect(lines).toEqual([`applied ${INIT}`]);
+    expect(ALL[0]).toBe(INIT);
+    expect(result.applied).toEqual(ALL);
+    expect(lines).toEqual(ALL.map((name) => `applied ${name}`));
 
     const tables = await query<{ schema: string; name: string }>(
       url,
       `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
-       WHERE table_schema IN ('auth', 'registry', 'wallet', 'public') ORDER BY 1, 2`,
+       WHERE table_schema IN ('auth', 'registry', 'wallet', 'orchestrator', 'public') ORDER BY 1, 2`,
     );
     expect(tables).toEqual([
       { schema: 'auth', name: 'api_keys' },
       { schema: 'auth', name: 'clients' },
+      { schema: 'orchestrator', name: 'runs' },
       { schema: 'public', name: '_prisma_migrations' },
       { schema: 'registry', name: 'capabilities' },
       { schema: 'wallet', name: 'accounts' },
       { schema: 'wallet', name: 'ledger_entries' },
+      { schema: 'wallet', name: 'quotes' },
     ]);
 
     const rows = await query<{
@@ -64,9 +73,9 @@ describe('migrateDatabase', () => {
     }>(
       url,
       `SELECT migration_name, finished_at IS NOT NULL AS finished, rolled_back_at IS NOT NULL AS rolled_back,
-              applied_steps_count, checksum FROM _prisma_migrations`,
+              applied_steps_count, checksum FROM _prisma_migrations ORDER BY migration_name`,
     );
-    expect(rows).toHaveLength(1);
+    expect(rows).toHaveLength(ALL.length);
     expect(rows[0]).toMatchObject({
       migration_name: INIT,
       finished: true,
@@ -84,13 +93,13 @@ describe('migrateDatabase', () => {
     expect(await migrateDatabase(url, { log: (line) => lines.push(line) })).toEqual({ applied: [] });
     expect(lines).toEqual(['database is up to date']);
     const count = await query<{ n: string }>(url, 'SELECT count(*) AS n FROM _prisma_migrations');
-    expect(count[0]?.n).toBe('1');
+    expect(count[0]?.n).toBe(String(ALL.length));
   });
 
   it('survives concurrent calls in one process', async () => {
     const url = await freshDatabase('concurrent');
     const results = await Promise.all([migrateDatabase(url), migrateDatabase(url), migrateDatabase(url)]);
-    expect(results.flatMap((r) => r.applied)).toEqual([INIT]);
+    expect(results.flatMap((r) => r.applied)).toEqual(ALL);
   });
 
   it('survives concurrent `migrate` processes (advisory lock)', async () => {
@@ -105,7 +114,7 @@ describe('migrateDatabase', () => {
     const applied = outputs.map((o) => o.stdout).filter((out) => out.includes(`applied ${INIT}`));
     expect(applied).toHaveLength(1);
     const rows = await query<{ n: string }>(url, 'SELECT count(*) AS n FROM _prisma_migrations');
-    expect(rows[0]?.n).toBe('1');
+    expect(rows[0]?.n).toBe(String(ALL.length));
   }, 60_000);
 
   it('creates the full-text GIN index and the other indexes', async () => {
@@ -150,7 +159,7 @@ describe('migrateDatabase', () => {
     ].join('\n');
     await withExtraMigration('29990101000000_semicolons', script, async (migrationsDir) => {
       expect((await migrateDatabase(url, { migrationsDir })).applied).toEqual([
-        INIT,
+        ...ALL,
         '29990101000000_semicolons',
       ]);
     });
@@ -178,7 +187,7 @@ describe('migrateDatabase', () => {
         'SELECT migration_name, finished_at IS NOT NULL AS finished FROM _prisma_migrations ORDER BY 1',
       );
       expect(rows).toEqual([
-        { migration_name: INIT, finished: true },
+        ...ALL.map((name) => ({ migration_name: name, finished: true })),
         { migration_name: '29990101000000_broken', finished: false },
       ]);
       // Recorded as failed, it blocks later runs until resolved, as with `prisma migrate deploy`.

@@ -84,6 +84,16 @@ export class InternalError extends AppError {
   }
 }
 
+/**
+ * 502: an outside provider a capability depends on failed (e.g. every certificate-transparency
+ * source). The message says which provider and why, so it is exposed.
+ */
+export class BadGatewayError extends AppError {
+  constructor(message = 'bad gateway', options?: AppErrorOptions) {
+    super(502, message, { expose: true, ...options });
+  }
+}
+
 export class ServiceUnavailableError extends AppError {
   constructor(message = 'service unavailable', options?: AppErrorOptions) {
     super(503, message, options);

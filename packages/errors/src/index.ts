@@ -1,6 +1,7 @@
 export {
   AppError,
   type AppErrorOptions,
+  BadGatewayError,
   BadRequestError,
   ConflictError,
   ForbiddenError,

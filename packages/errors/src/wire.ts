@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   AppError,
+  BadGatewayError,
   BadRequestError,
   ConflictError,
   ForbiddenError,
@@ -35,6 +36,7 @@ const CLASSES: Record<number, new (message: string) => AppError> = {
   413: PayloadTooLargeError,
   422: ValidationError,
   500: InternalError,
+  502: BadGatewayError,
   503: ServiceUnavailableError,
   504: GatewayTimeoutError,
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   AppError,
+  BadGatewayError,
   BadRequestError,
   ConflictError,
   ForbiddenError,
@@ -27,6 +28,7 @@ describe('AppError hierarchy', () => {
     [PayloadTooLargeError, 413, true],
     [ValidationError, 422, true],
     [InternalError, 500, false],
+    [BadGatewayError, 502, true],
     [ServiceUnavailableError, 503, true],
     [GatewayTimeoutError, 504, true],
   ])('%p has status %p and expose=%p', (ErrorClass, status, expose) => {
@@ -45,6 +47,17 @@ describe('AppError hierarchy', () => {
     expect(new AppError(418, 'x').expose).toBe(true);
     expect(new AppError(500, 'safe', { expose: true }).expose).toBe(true);
     expect(new AppError(400, 'secret', { expose: false }).expose).toBe(false);
+  });
+
+  test('BadGatewayError: 502, exposed (it names the failing provider), unlike a plain 502 AppError', () => {
+    const err = new BadGatewayError('run 6ba7b810 failed: crt providers unavailable: crt.sh: HTTP 502');
+    expect(err).toMatchObject({ status: 502, expose: true, name: 'BadGatewayError' });
+    expect(new BadGatewayError()).toMatchObject({ message: 'bad gateway', expose: true });
+    expect(new BadGatewayError('x', { expose: false }).expose).toBe(false);
+    const cause = new Error('connect ECONNREFUSED 10.0.0.9:443');
+    expect(new BadGatewayError('crt.sh unavailable', { cause }).cause).toBe(cause);
+    expect(new BadGatewayError('crt.sh unavailable', { cause }).expose).toBe(true);
+    expect(new AppError(502, 'x').expose).toBe(false);
   });
 
   test('keeps the cause for logs', () => {
@@ -74,6 +87,19 @@ describe('toErrorResponse', () => {
     expect(toErrorResponse(new ServiceUnavailableError('registry did not answer within 3000 ms'))).toEqual({
       status: 503,
       body: { ok: false, error: 'registry did not answer within 3000 ms' },
+    });
+  });
+
+  test('a BadGatewayError reaches the client with its message (docs/decisions.md C8)', () => {
+    const message =
+      'run 6ba7b810-9dad-41d1-80b4-00c04fd430c8 failed: crt providers unavailable: crt.sh: HTTP 502; certspotter: timed out';
+    expect(toErrorResponse(new BadGatewayError(message))).toEqual({
+      status: 502,
+      body: { ok: false, error: message },
+    });
+    expect(toErrorResponse(new BadGatewayError('hidden', { expose: false }))).toEqual({
+      status: 502,
+      body: { ok: false, error: 'internal error' },
     });
   });
 

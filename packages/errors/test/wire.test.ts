@@ -1,5 +1,6 @@
 import {
   AppError,
+  BadGatewayError,
   BadRequestError,
   ConflictError,
   deserializeError,
@@ -27,6 +28,7 @@ describe('serializeError / deserializeError', () => {
     PayloadTooLargeError,
     ValidationError,
     InternalError,
+    BadGatewayError,
     ServiceUnavailableError,
     GatewayTimeoutError,
   ])('%p survives a JSON round trip as the same class', (ErrorClass) => {
@@ -38,6 +40,16 @@ describe('serializeError / deserializeError', () => {
     expect(back.status).toBe(original.status);
     expect(back.message).toBe('remote message');
     expect(back.expose).toBe(original.expose);
+  });
+
+  test('a 502 from a remote service comes back as an exposed BadGatewayError', () => {
+    // The orchestrator or gateway may raise it; the message names the provider and travels as is.
+    const message = 'run 6ba7b810 failed: crt providers unavailable: crt.sh: HTTP 502; certspotter: HTTP 503';
+    const wire = JSON.parse(JSON.stringify(serializeError(new BadGatewayError(message))));
+    expect(wire).toEqual({ status: 502, message });
+    const back = deserializeError(wire);
+    expect(back).toBeInstanceOf(BadGatewayError);
+    expect(back).toMatchObject({ status: 502, message, expose: true });
   });
 
   test('a status without a subclass comes back as a plain AppError', () => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { probeBaseUrl, type ServiceName, type ServicePorts, serviceEntry } from '@svc/devstack';
+import { portEnv, probeBaseUrl, type ServiceName, type ServicePorts, serviceEntry } from '@svc/devstack';
 import { answersOk, sleep } from './http';
 
 // ms between two readiness probes while a service starts.
@@ -59,6 +59,14 @@ export class ChildService {
 
   constructor(private readonly options: ChildServiceOptions) {
     this.name = options.name;
+  }
+
+  /**
+   * Another process of the same service (not started): the same env except its ports, e.g. a
+   * second worker consuming the same queues (TestStack.startReplica).
+   */
+  withPorts(ports: ServicePorts): ChildService {
+    return new ChildService({ ...this.options, env: { ...this.options.env, ...portEnv(ports) }, ports });
   }
 
   /** Crashes not shown yet, marking them shown. */

@@ -5,9 +5,29 @@
 export { SERVICE_NAMES, type ServiceName, type ServicePorts } from '@svc/devstack';
 export { type CreateApiKeyOptions, type TestApiKey, usdToMicros } from './api-keys';
 export type { ExitStatus } from './child-service';
+export type { FakeCtBehaviour } from './fake-ct/behaviour';
+export {
+  CertSpotterIssuance,
+  CrtShRow,
+  type CtDataset,
+  ctDatasetFromCertificates,
+  ExpectedObservation,
+  exampleComDataset,
+  exampleComExpectedObservations,
+  type FakeCertificate,
+} from './fake-ct/datasets';
+export {
+  type FakeCtProvider,
+  type FakeCtProviderName,
+  type FakeCtProviders,
+  type FakeCtProvidersOptions,
+  type FakeCtRequest,
+  type SetBehaviourOptions,
+  startFakeCtProviders,
+} from './fake-ct-providers';
 export type { FetchResult, StackFetchInit } from './http';
 export { countKeysWithPrefix, deleteKeysWithPrefix } from './redis-cleanup';
-export { type StartTestStackOptions, startTestStack, type TestStack } from './stack';
+export { type StackReplica, type StartTestStackOptions, startTestStack, type TestStack } from './stack';
 export { insertSyntheticCapabilities } from './synthetic-catalog';
 export { createTestBus, type TestBus, testRedisUrl } from './test-bus';
 export { createTestDatabase, type TestDatabase, testAdminUrl } from './test-database';

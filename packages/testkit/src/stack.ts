@@ -25,6 +25,19 @@ export interface StartTestStackOptions {
   stopTimeoutMs?: number;
 }
 
+/** One more process of a stack's service, started by TestStack.startReplica. */
+export interface StackReplica {
+  readonly name: ServiceName;
+  /** The replica's pid; undefined once it has exited. */
+  readonly pid: number | undefined;
+  /** Base URL of its own health server (a fresh HEALTH_PORT): /healthz, /readyz, /metrics. */
+  readonly healthUrl: string;
+  /** All stdout+stderr of the replica so far. */
+  logs(): string;
+  /** SIGTERM, wait (SIGKILL after the stop timeout); the exit code (null when ended by a signal). */
+  stop(): Promise<number | null>;
+}
+
 export interface TestStack {
   /** `http://127.0.0.1:<PORT>` of the gateway. */
   readonly gatewayUrl: string;
@@ -45,6 +58,12 @@ export interface TestStack {
   stop(name: ServiceName): Promise<number | null>;
   /** Spawns a stopped service again, same env and ports, and waits until it is ready. */
   start(name: ServiceName): Promise<void>;
+  /**
+   * Starts one more process of a running service with the same env but its own free HEALTH_PORT
+   * (e.g. a second worker on the same queues), ready when this resolves; close() stops it too.
+   * Not for the gateway (its public PORT is the stack's one address).
+   */
+  startReplica(name: ServiceName): Promise<StackReplica>;
   createApiKey(options: CreateApiKeyOptions): Promise<TestApiKey>;
   /** A request to the gateway: `fetch('/api/capabilities?q=crt', { apiKey })`. */
   fetch(path: string, init?: StackFetchInit): Promise<FetchResult>;
@@ -63,6 +82,8 @@ class Stack implements TestStack {
   readonly gatewayUrl: string;
   readonly databaseUrl: string;
   private closing: Promise<void> | undefined;
+  /** Extra processes from startReplica(), stopped with the other non-gateway services. */
+  private readonly replicas: ChildService[] = [];
 
   constructor(
     private readonly database: TestDatabase,
@@ -134,6 +155,31 @@ class Stack implements TestStack {
     }
   }
 
+  async startReplica(name: ServiceName): Promise<StackReplica> {
+    if (name === 'gateway')
+      throw new Error("the gateway cannot be replicated: its PORT is the stack's address");
+    const [healthPort] = await distinctFreePorts(1);
+    if (healthPort === undefined) throw new Error('no free port for the replica');
+    const replica = this.service(name).withPorts({ healthPort });
+    this.replicas.push(replica);
+    try {
+      await replica.start(this.startTimeoutMs);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new Error(`replica of ${message}${this.crashReport()}`);
+    }
+    const stopTimeoutMs = this.stopTimeoutMs;
+    return {
+      name,
+      get pid() {
+        return replica.pid;
+      },
+      healthUrl: `http://127.0.0.1:${healthPort}`,
+      logs: () => replica.logs(),
+      stop: async () => (await replica.signal('SIGTERM', stopTimeoutMs)).code,
+    };
+  }
+
   createApiKey(options: CreateApiKeyOptions): Promise<TestApiKey> {
     return createTestApiKey(this.database.prisma, options);
   }
@@ -146,11 +192,15 @@ class Stack implements TestStack {
   /** Output of every service that crashed since the last report, or ''. */
   private crashReport(): string {
     const parts: string[] = [];
-    for (const service of this.services.values()) {
+    const all = [
+      ...[...this.services.values()].map((service) => ({ service, label: service.name })),
+      ...this.replicas.map((service) => ({ service, label: `${service.name} (replica)` })),
+    ];
+    for (const { service, label } of all) {
       const exits = service.takeUnreportedExits();
       if (exits.length === 0) continue;
       const how = exits.map(describeExit).join(', ');
-      parts.push(`\n--- ${service.name} exited unexpectedly (${how}); its output:\n${service.tail()}`);
+      parts.push(`\n--- ${label} exited unexpectedly (${how}); its output:\n${service.tail()}`);
     }
     return parts.join('\n');
   }
@@ -179,7 +229,7 @@ class Stack implements TestStack {
     // The gateway first, so no request fans out to a service that is already going away.
     const gateway = this.services.get('gateway');
     if (gateway !== undefined) await settle(gateway.signal('SIGTERM', this.stopTimeoutMs));
-    const rest = [...this.services.values()].filter((service) => service !== gateway);
+    const rest = [...this.services.values(), ...this.replicas].filter((service) => service !== gateway);
     await Promise.all(rest.map((service) => settle(service.signal('SIGTERM', this.stopTimeoutMs))));
     await Promise.all([
       settle(this.database.drop()),

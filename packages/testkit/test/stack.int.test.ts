@@ -28,6 +28,8 @@ async function databaseExists(name: string): Promise<boolean> {
 
 describe('startTestStack', () => {
   let stack: TestStack;
+  /** pid of the registry replica started below; close() must end it too. */
+  let replicaPid: number | undefined;
 
   beforeAll(async () => {
     // ms: a short RPC timeout, so the request made while the registry is down fails fast.
@@ -91,11 +93,27 @@ describe('startTestStack', () => {
     await stack.start('registry');
   });
 
+  it('startReplica() runs one more process of a service, on its own health port', async () => {
+    await expect(stack.startReplica('gateway')).rejects.toThrow(/gateway cannot be replicated/);
+    const replica = await stack.startReplica('registry');
+    replicaPid = replica.pid;
+    expect(replicaPid).toBeDefined();
+    expect(replicaPid).not.toBe(stack.pid('registry'));
+    expect(replica.healthUrl).not.toBe(stack.healthUrl('registry'));
+    const ready = await fetch(`${replica.healthUrl}/readyz`);
+    expect(ready.status).toBe(200);
+    // Same env as the first registry: same bus prefix, so both serve the gateway's RPCs.
+    expect(await stack.stop('registry')).toBe(0);
+    const served = await stack.fetch('/api/capabilities?q=subdomains');
+    expect(served.status).toBe(200);
+    await stack.start('registry');
+  });
+
   it('close() leaves no process, database or Redis key behind', async () => {
     const databaseName = new URL(stack.databaseUrl).pathname.slice(1);
-    const pids = [stack.pid('gateway'), stack.pid('registry')].filter((pid) => pid !== undefined);
-    expect(pids).toHaveLength(2);
-    expect(pids.filter(alive)).toHaveLength(2);
+    const pids = [stack.pid('gateway'), stack.pid('registry'), replicaPid].filter((pid) => pid !== undefined);
+    expect(pids).toHaveLength(3);
+    expect(pids.filter(alive)).toHaveLength(3);
     expect(await databaseExists(databaseName)).toBe(true);
     expect(await countKeysWithPrefix(stack.redisUrl, stack.prefix)).toBeGreaterThan(0);
 

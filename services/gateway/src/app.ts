@@ -2,6 +2,8 @@ import { buildOpenApiDocument, type ReadinessResponse } from '@svc/contracts';
 import type { Logger } from '@svc/log';
 import express, { type Express, type Router } from 'express';
 import helmet from 'helmet';
+import type { RunOrchestrator } from './domain/run-orchestrator';
+import type { RunWaiting } from './domain/run-waiter';
 import type { GatewayHandler } from './locals';
 import { createRequireAuth, type KeyVerifier } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
@@ -12,6 +14,8 @@ import { requestLog } from './middleware/request-log';
 import { createJsonBody } from './middleware/validate';
 import { accountRouter, type WalletReader } from './routes/account';
 import { type CatalogReader, capabilitiesRouter } from './routes/capabilities';
+import { capabilityRunsRouter } from './routes/capability-runs';
+import { crtRunRouter } from './routes/crt-run';
 import { healthRouter } from './routes/health';
 import { openApiRouter } from './routes/openapi';
 
@@ -39,6 +43,12 @@ export interface AppDeps {
   readonly catalog: CatalogReader;
   /** `wallet.balance` over RPC. */
   readonly wallet: WalletReader;
+  /** `orchestrator.startCrtRun` / `orchestrator.getRun` over RPC. */
+  readonly orchestrator: RunOrchestrator;
+  /** Waits for a run to finish (RunWaiter, fed by `run.finished` and getRun polls). */
+  readonly runWaiter: RunWaiting;
+  /** CRT_RUN_WAIT_MS: ms a crt run request waits for the run before answering 202 (default 55,000). */
+  readonly crtRunWaitMs?: number;
   /** Redis + auth database checks for /readyz. */
   readonly readiness: () => Promise<ReadinessResponse>;
   /** Records each request in the duration histogram; omitted in tests that do not look at metrics. */
@@ -57,6 +67,8 @@ export interface AppDeps {
 
 export const SERVICE_NAME = 'gateway';
 const DEFAULT_JSON_BODY_LIMIT = '1mb';
+// ms: under the 60 s idle timeout common in load balancers and proxies, so the 202 arrives first.
+export const DEFAULT_CRT_RUN_WAIT_MS = 55_000;
 
 /**
  * The gateway's express app, with every dependency injected so tests build it without a network.
@@ -90,7 +102,15 @@ export function createApp(deps: AppDeps): Express {
       }),
     },
     { path: '/', router: openApiRouter(deps.openApiDocument ?? buildOpenApiDocument()) },
+    // Before the discovery router: `/crt/run` is a path of its own (spec §4.5), not a `/:slug`.
+    {
+      path: '/api/capabilities',
+      router: crtRunRouter(kit, deps.orchestrator, deps.runWaiter, {
+        waitMs: deps.crtRunWaitMs ?? DEFAULT_CRT_RUN_WAIT_MS,
+      }),
+    },
     { path: '/api/capabilities', router: capabilitiesRouter(deps.catalog) },
+    { path: '/api/capability-runs', router: capabilityRunsRouter(kit, deps.orchestrator) },
     { path: '/api/account', router: accountRouter(kit.requireAuth, deps.wallet) },
     ...(deps.extraRoutes?.(kit) ?? []),
   ];

@@ -14,6 +14,8 @@ describe('GatewayEnv', () => {
       TRUST_PROXY: false,
       BUS_PREFIX: 'svc',
       REDIS_URL: 'redis://127.0.0.1:6379',
+      CRT_RUN_WAIT_MS: 55_000,
+      RUN_POLL_INTERVAL_MS: 1_000,
     });
   });
 
@@ -31,6 +33,15 @@ describe('GatewayEnv', () => {
     expect(() => loadEnv(GatewayEnv, { ...required, JSON_BODY_LIMIT: 'lots' })).toThrow(/JSON_BODY_LIMIT/);
     expect(() => loadEnv(GatewayEnv, { ...required, JSON_BODY_LIMIT: '2gb' })).toThrow(/JSON_BODY_LIMIT/);
     expect(() => loadEnv(GatewayEnv, { ...required, JSON_BODY_LIMIT: '101mb' })).toThrow(/at most 100mb/);
+  });
+
+  it('reads the run wait and poll interval, and rejects zero', () => {
+    const env = loadEnv(GatewayEnv, { ...required, CRT_RUN_WAIT_MS: '5000', RUN_POLL_INTERVAL_MS: '250' });
+    expect(env).toMatchObject({ CRT_RUN_WAIT_MS: 5_000, RUN_POLL_INTERVAL_MS: 250 });
+    expect(() => loadEnv(GatewayEnv, { ...required, RUN_POLL_INTERVAL_MS: '0' })).toThrow(
+      /RUN_POLL_INTERVAL_MS/,
+    );
+    expect(() => loadEnv(GatewayEnv, { ...required, CRT_RUN_WAIT_MS: 'soon' })).toThrow(/CRT_RUN_WAIT_MS/);
   });
 
   it('names every bad variable at once', () => {

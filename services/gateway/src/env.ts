@@ -62,6 +62,12 @@ export const GatewayEnv = z.object({
   CATALOG_CACHE_TTL_MS: durationMs(30_000),
   JSON_BODY_LIMIT: BodyLimit,
   TRUST_PROXY: TrustProxy,
+  // ms: how long POST /api/capabilities/crt/run waits for its run before answering 202 with a
+  // Location to poll; under the 60 s idle timeout of common proxies and load balancers.
+  CRT_RUN_WAIT_MS: durationMs(55_000),
+  // ms: how often a waiting request polls orchestrator.getRun, in case the run.finished event was
+  // lost (pub/sub is lossy); each poll is one RPC per waited-on run.
+  RUN_POLL_INTERVAL_MS: durationMs(1_000),
 });
 export type GatewayEnv = z.output<typeof GatewayEnv>;
 

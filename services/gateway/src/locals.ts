@@ -29,3 +29,10 @@ export type GatewayLocals = {
 export type GatewayResponse = Response<unknown, GatewayLocals>;
 
 export type GatewayHandler = (req: Request, res: GatewayResponse, next: NextFunction) => void | Promise<void>;
+
+/** res.locals.auth is set by requireAuth earlier in the chain; its absence is a wiring bug (logged, 500). */
+export function authOf(res: GatewayResponse): AuthContext {
+  const auth = res.locals.auth;
+  if (auth === undefined) throw new Error('route reached without requireAuth');
+  return auth;
+}

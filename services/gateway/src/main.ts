@@ -13,12 +13,15 @@ import {
 } from '@svc/service-kit';
 import { createApp, SERVICE_NAME } from './app';
 import { CatalogCache } from './domain/catalog-cache';
+import type { RunOrchestrator } from './domain/run-orchestrator';
+import { RunWaiter } from './domain/run-waiter';
 import { loadGatewayEnv } from './env';
 import { listenHttp } from './http-server';
 import { createRequestMetrics } from './metrics';
 
 // Wiring only (docs/architecture.md "Processes"): env → logger → prisma (auth) → bus → RPC clients →
-// catalog cache + catalog.changed → health server (/metrics) → public HTTP.
+// catalog cache + run waiter, one subscription for catalog.changed and run.finished → health server
+// (/metrics) → public HTTP.
 const env = loadGatewayEnv();
 const logger = createLogger({ service: SERVICE_NAME, level: env.LOG_LEVEL });
 
@@ -40,8 +43,9 @@ runService({
   logger,
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   start: async () => {
-    // Creation order; runService closes in reverse: public HTTP first (stop accepting, finish
-    // in-flight), then the health server, the event subscription, the bus, and Prisma last.
+    // Creation order; runService closes in reverse: the run waiter first (waiting crt requests answer
+    // 202), public HTTP (stop accepting, finish in-flight), then the health server, the event
+    // subscription, the bus, and Prisma last.
     const closables: Closable[] = [];
     const prisma = createPrismaClient(env.DATABASE_URL);
     closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
@@ -50,6 +54,12 @@ runService({
 
     const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const orchestratorRpc = createRpcClient(bus, 'orchestrator', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const orchestrator: RunOrchestrator = {
+      startCrtRun: (request) => orchestratorRpc.call('startCrtRun', request),
+      getRun: (clientId: string, runId: string) =>
+        orchestratorRpc.call('getRun', { client_id: clientId, run_id: runId }),
+    };
     const catalog = new CatalogCache(
       {
         search: (query) => registry.call('search', query),
@@ -57,6 +67,12 @@ runService({
       },
       { ttlMs: env.CATALOG_CACHE_TTL_MS, isNotFound: (err) => err instanceof NotFoundError },
     );
+    const runWaiter = new RunWaiter({
+      getRun: orchestrator.getRun,
+      pollIntervalMs: env.RUN_POLL_INTERVAL_MS,
+      onPollError: (err, runId) => logger.warn({ err, run_id: runId }, 'run poll failed; retrying'),
+    });
+    // One subscriber connection for both events (each subscribeEvents call opens its own).
     const subscription = subscribeEvents(bus, {
       'catalog.changed': (event) => {
         catalog.clear();
@@ -65,12 +81,14 @@ runService({
           'catalog changed: cache cleared',
         );
       },
+      'run.finished': (event) => runWaiter.notify(event),
     });
-    closables.push({ name: 'catalog subscription', close: () => subscription.close() });
+    closables.push({ name: 'event subscription', close: () => subscription.close() });
     // Do not hold the start on it: with Redis down the gateway still serves /healthz and answers 503
-    // elsewhere; a missed event only costs staleness up to the cache TTL (decisions.md P2).
+    // elsewhere; a missed event only costs staleness up to the cache TTL (decisions.md P2), and run
+    // waiters fall back on their getRun polls.
     if (!(await settledWithin(subscription.waitUntilReady(), env.RPC_TIMEOUT_MS))) {
-      logger.warn('catalog.changed subscription not confirmed yet; relying on the cache TTL meanwhile');
+      logger.warn('event subscription not confirmed yet; relying on the cache TTL and run polls meanwhile');
     }
 
     const checks = { redis: redisCheck(bus.redis), postgres: prismaCheck(prisma) };
@@ -82,6 +100,9 @@ runService({
       keys: new ApiKeyStore(prisma),
       catalog,
       wallet: { balance: (clientId) => wallet.call('balance', { client_id: clientId }) },
+      orchestrator,
+      runWaiter,
+      crtRunWaitMs: env.CRT_RUN_WAIT_MS,
       readiness: readinessReporter(SERVICE_NAME, checks),
       observeRequest: createRequestMetrics(health.registry),
       jsonBodyLimit: env.JSON_BODY_LIMIT,
@@ -90,6 +111,9 @@ runService({
     // Half the shutdown budget for in-flight requests; the rest for the closables after it.
     const http = await listenHttp(app, env.PORT, Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2));
     closables.push(http);
+    // Closed first (closables close in reverse): crt requests still waiting answer 202 with a
+    // Location at once instead of holding the HTTP drain for up to CRT_RUN_WAIT_MS.
+    closables.push({ name: 'run waiter', close: async () => runWaiter.close() });
     logger.info({ port: http.port }, 'listening');
     return closables;
   },

@@ -10,8 +10,8 @@ import { type AppHarness, startAppHarness } from './support/app-harness';
 /**
  * The HTTP edge through the real app factory: request ids, security headers, and that every error,
  * whoever raises it (router, body-parser, our code), is exactly an ErrorResponse.
- * There is no JSON-body route in production yet, so a test-only router mounted through
- * `extraRoutes` exercises the body parser.
+ * A test-only router mounted through `extraRoutes` exercises the body parser with a tiny limit
+ * (the crt run route uses the same RouteKit.jsonBody).
  */
 
 const SECRET_IN_ERROR = 'db password is hunter2';

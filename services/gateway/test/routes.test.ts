@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { get } from 'node:http';
 import {
   apiOperations,
@@ -145,7 +146,7 @@ describe('gateway routes (fake registry and wallet)', () => {
 
   it('serves every operation of the OpenAPI document with the auth it declares', async () => {
     for (const op of apiOperations) {
-      const path = op.path.replace('{slug}', 'crt');
+      const path = op.path.replace('{slug}', 'crt').replace('{run_id}', randomUUID());
       const response = await app.fetch(path, { method: op.method.toUpperCase() });
       expect([404, 405]).not.toContain(response.status);
       const expected = op.auth.kind === 'public' ? 200 : 401;

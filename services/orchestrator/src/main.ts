@@ -1,12 +1,16 @@
-// Orchestrator process: for now a `rpc.orchestrator` responder (ping) with health and readiness;
-// quotes, runs and the job dispatch to workers arrive with their issues (docs/architecture.md).
-// Wiring only: env → logger → prisma → bus → RPC → health server → runService.
-import { createBus, serveRpc } from '@svc/bus';
+// Orchestrator process: owns the runs (schema `orchestrator`). Answers `rpc.orchestrator`
+// (startCrtRun, getRun), queues runs for workers, applies their `runs.report` jobs, publishes
+// `run.finished`, and sweeps for undispatched and stalled runs (docs/decisions.md C11).
+// Wiring only: env → logger → prisma → bus → dispatcher → report consumer → RPC → health server.
+import { createBus, createRpcClient } from '@svc/bus';
 import { createPrismaClient } from '@svc/db';
 import { createLogger } from '@svc/log';
-import { prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
+import { type Closable, prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
+import { startDispatcher, sweepRuns } from './domain/dispatcher';
 import { loadOrchestratorEnv } from './env';
-import { orchestratorHandlers } from './handlers/rpc';
+import { crtJobEnqueuer, runFinishedPublisher } from './handlers/bus-ports';
+import { consumeRunReports } from './handlers/reports';
+import { serveOrchestratorRpc } from './handlers/rpc';
 
 const SERVICE = 'orchestrator';
 const env = loadOrchestratorEnv();
@@ -16,23 +20,43 @@ runService({
   name: SERVICE,
   logger,
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-  // Creation order; closed in reverse: health server, RPC responder, bus, Prisma.
+  // Creation order; closed in reverse: health server, RPC responder (no new runs), report consumer,
+  // dispatcher (its sweep in progress ends), bus, Prisma.
   start: async () => {
-    // PostgreSQL is a readiness dependency already: the service's own schema comes with its issue.
+    const closables: Closable[] = [];
     const prisma = createPrismaClient(env.DATABASE_URL);
+    closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
     const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
-    const rpc = serveRpc(bus, SERVICE, orchestratorHandlers());
+    closables.push({ name: 'bus', close: () => bus.close() });
+
+    closables.push(
+      startDispatcher({
+        intervalMs: env.RUN_DISPATCH_INTERVAL_MS,
+        logger,
+        sweep: () =>
+          sweepRuns({
+            prisma,
+            enqueueCrt: crtJobEnqueuer(bus),
+            publishFinished: runFinishedPublisher(bus),
+            logger,
+            staleAfterMs: env.RUN_STALE_AFTER_MS,
+          }),
+      }),
+    );
+    const reports = consumeRunReports({ prisma, bus, logger });
+    closables.push({ name: 'report consumer', close: () => reports.close() });
+
+    const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const rpc = serveOrchestratorRpc({ prisma, bus, wallet, walletTimeoutMs: env.RPC_TIMEOUT_MS, logger });
+    closables.push({ name: 'rpc', close: () => rpc.close() });
+
     const health = await startHealthServer({
       service: SERVICE,
       port: env.HEALTH_PORT,
       checks: { redis: redisCheck(bus.redis), postgres: prismaCheck(prisma) },
       logger,
     });
-    return [
-      { name: 'prisma', close: () => prisma.$disconnect() },
-      { name: 'bus', close: () => bus.close() },
-      { name: 'rpc', close: () => rpc.close() },
-      { name: 'health server', close: () => health.close() },
-    ];
+    closables.push({ name: 'health server', close: () => health.close() });
+    return closables;
   },
 });

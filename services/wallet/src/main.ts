@@ -1,5 +1,5 @@
-// Wallet process: answers `rpc.wallet` (balance, ping) from the append-only ledger it owns
-// (schema `wallet`). Wiring only; the logic is in src/domain/.
+// Wallet process: answers `rpc.wallet` (balance, issueQuote, ping) from the append-only ledger and
+// the quotes it owns (schema `wallet`). Wiring only; the logic is in src/domain/.
 import { createBus, serveRpc } from '@svc/bus';
 import { createPrismaClient } from '@svc/db';
 import { createLogger } from '@svc/log';
@@ -19,7 +19,7 @@ runService({
   start: async () => {
     const prisma = createPrismaClient(env.DATABASE_URL);
     const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
-    const rpc = serveRpc(bus, SERVICE, walletHandlers({ prisma }));
+    const rpc = serveRpc(bus, SERVICE, walletHandlers({ prisma, quoteTtlMs: env.QUOTE_TTL_MS }));
     const health = await startHealthServer({
       service: SERVICE,
       port: env.HEALTH_PORT,

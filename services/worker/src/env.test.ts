@@ -32,4 +32,46 @@ describe('WorkerEnv', () => {
     const variables = error instanceof ConfigError ? error.problems.map((p) => p.variable).sort() : [];
     expect(variables).toEqual(['HEALTH_PORT', 'WORKER_CONCURRENCY', 'WORKER_RUNTIMES']);
   });
+
+  it('crt defaults (design "Env vars")', () => {
+    const env = loadEnv(WorkerEnv, {});
+    expect(env).toMatchObject({
+      CRT_SH_URL: 'https://crt.sh',
+      CERTSPOTTER_URL: 'https://api.certspotter.com',
+      CRT_PROVIDER_TIMEOUT_MS: 15_000,
+      CRT_PROVIDER_ATTEMPTS: 3,
+      CRT_RUN_DEADLINE_MS: 45_000,
+      CRT_PROVIDER_MAX_BYTES: 67_108_864,
+      CRT_CACHE_TTL_MS: 300_000,
+      CRT_CACHE_MAX_BYTES: 8_388_608,
+    });
+    expect(env.CERTSPOTTER_TOKEN).toBeUndefined();
+  });
+
+  it('reads a blank CERTSPOTTER_TOKEN as unset and accepts CRT_CACHE_TTL_MS=0 (cache off)', () => {
+    const env = loadEnv(WorkerEnv, { CERTSPOTTER_TOKEN: '  ', CRT_CACHE_TTL_MS: '0' });
+    expect(env.CERTSPOTTER_TOKEN).toBeUndefined();
+    expect(env.CRT_CACHE_TTL_MS).toBe(0);
+  });
+
+  it('rejects a provider URL that is not http(s) without echoing it', () => {
+    let error: unknown;
+    try {
+      loadEnv(WorkerEnv, {
+        CRT_SH_URL: 'ftp://user:pw@crt.sh',
+        CERTSPOTTER_URL: 'not a url',
+        CRT_PROVIDER_ATTEMPTS: '0',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = error instanceof ConfigError ? error.problems : [];
+    expect(problems.map((p) => p.variable).sort()).toEqual([
+      'CERTSPOTTER_URL',
+      'CRT_PROVIDER_ATTEMPTS',
+      'CRT_SH_URL',
+    ]);
+    expect(JSON.stringify(problems)).not.toContain('pw@');
+  });
 });

@@ -1,4 +1,13 @@
-import { baseEnv, type EnvSource, intInRange, loadEnvOrExit, redisEnv, serviceEnv } from '@svc/config';
+import {
+  baseEnv,
+  durationMs,
+  type EnvSource,
+  intInRange,
+  loadEnvOrExit,
+  redisEnv,
+  serviceEnv,
+  urlVar,
+} from '@svc/config';
 import { z } from 'zod';
 
 /** A runtime name is a segment of a Redis key (`<prefix>:workers:<runtime>:<id>`): no `:`, short. */
@@ -28,6 +37,42 @@ const runtimes = z
     return names;
   });
 
+/** Largest value Redis stores in one string (512 MiB): the cache size cap cannot exceed it. */
+const REDIS_MAX_VALUE_BYTES = 512 * 1024 * 1024;
+/** bytes: sanity ceiling of CRT_PROVIDER_MAX_BYTES (2 GiB); hundreds of MB already take minutes to parse. */
+const MAX_PROVIDER_BYTES = 2 * 1024 * 1024 * 1024;
+/** Largest delay setTimeout honours (ms); a TTL of 0 turns the crt cache off. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * The crt capability (docs/decisions.md, /tmp/design.md "Providers"): provider base URLs, the
+ * Cert Spotter token (a secret: never echoed, logged or put in a job), timeouts, the response cap
+ * and the per-apex cache.
+ */
+const crtEnv = {
+  CRT_SH_URL: urlVar(['https:', 'http:'], 'https://crt.sh'),
+  CERTSPOTTER_URL: urlVar(['https:', 'http:'], 'https://api.certspotter.com'),
+  // Optional: without it Cert Spotter serves a small anonymous quota. Blank counts as unset. The
+  // value is never shown in an error (z.string() has no message that echoes its input).
+  CERTSPOTTER_TOKEN: z
+    .string()
+    .optional()
+    .transform((text) => (text === undefined || text.trim() === '' ? undefined : text.trim())),
+  // ms: one HTTP attempt to a provider, headers and body (also cut by the run deadline).
+  CRT_PROVIDER_TIMEOUT_MS: durationMs(15_000),
+  // HTTP attempts per provider request (1 = no retry); retries back off exponentially with jitter.
+  CRT_PROVIDER_ATTEMPTS: intInRange(1, 10, 3),
+  // ms: everything the providers may take for one run, failover included (each remaining provider
+  // gets an equal share of what is left).
+  CRT_RUN_DEADLINE_MS: durationMs(45_000),
+  // bytes (decompressed) read from one provider answer before it is cut: 64 MiB.
+  CRT_PROVIDER_MAX_BYTES: intInRange(1_024, MAX_PROVIDER_BYTES, 64 * 1024 * 1024),
+  // ms: lifetime of a per-apex cache entry; 0 turns the cache (and its single flight) off.
+  CRT_CACHE_TTL_MS: intInRange(0, MAX_TIMER_MS, 300_000),
+  // bytes (gzip): larger entries are not cached (8 MiB).
+  CRT_CACHE_MAX_BYTES: intInRange(0, REDIS_MAX_VALUE_BYTES, 8 * 1024 * 1024),
+};
+
 /** The worker's environment (docs/architecture.md "Ports"); stateless: no DATABASE_URL. */
 export const WorkerEnv = z.object({
   ...baseEnv,
@@ -38,6 +83,7 @@ export const WorkerEnv = z.object({
   // Jobs one worker process runs at once (per queue).
   WORKER_CONCURRENCY: intInRange(1, 1_000, 4),
   WORKER_RUNTIMES: runtimes,
+  ...crtEnv,
 });
 export type WorkerEnv = z.output<typeof WorkerEnv>;
 

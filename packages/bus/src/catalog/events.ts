@@ -1,3 +1,4 @@
+import { RunState, Uuid } from '@svc/contracts';
 import { z } from 'zod';
 
 /**
@@ -16,6 +17,12 @@ export const eventCatalog = {
     /** Slugs added, changed or removed; empty when unknown (treat as "everything"). */
     changed_slugs: z.array(z.string()),
   }),
+  /**
+   * A run reached a terminal state (completed, failed, cancelled) and the orchestrator has stored
+   * it. A hint for whoever waits on the run (the gateway's synchronous crt answer): it reloads the
+   * run; waiters also poll, since pub/sub can lose this message.
+   */
+  'run.finished': z.object({ run_id: Uuid, status: RunState }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type EventCatalog = typeof eventCatalog;

@@ -1,3 +1,4 @@
+import { DateTime, Hostname, RunError, Uuid } from '@svc/contracts';
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 
@@ -33,11 +34,77 @@ const retention = {
   removeOnFail: { age: 7 * 24 * 3_600 /* s */, count: 10_000 },
 } as const satisfies JobDefinition['options'];
 
+/**
+ * A worker's report on a run it executes, consumed by the orchestrator (which owns the runs table:
+ * workers have no database). Reports of one run may be processed out of order; the orchestrator
+ * only applies transitions that move a run forward (queued → running → completed/failed) and
+ * ignores the rest, so a redelivered or late report is harmless.
+ */
+const ReportBase = {
+  run_id: Uuid,
+  /** BullMQ attempt of the capability job that reports (1 = first). */
+  attempt: z.number().int().min(1),
+  /** When it happened, by the worker's clock. */
+  at: DateTime,
+};
+
+/** Where a run's time went, recorded with the run for `pnpm bench` and operators (not on the wire). */
+export const RunMetrics = z.object({
+  /** Provider that answered (crt: `crt.sh` or `certspotter`). */
+  provider: z.string().optional(),
+  /** ms spent waiting on providers, retries and failover included (0 on a cache hit). */
+  provider_ms: z.number().nonnegative().optional(),
+  /** Per-apex provider cache: hit, miss, or off (disabled). */
+  cache: z.enum(['hit', 'miss', 'off']).optional(),
+});
+export type RunMetrics = z.infer<typeof RunMetrics>;
+
+export const RunReport = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('started'), ...ReportBase }),
+  /** The attempt failed on a transient fault and BullMQ will retry it. */
+  z.object({ event: z.literal('retrying'), ...ReportBase, error: z.string() }),
+  z.object({
+    event: z.literal('completed'),
+    ...ReportBase,
+    /** The capability result (crt: CrtResult, at most 1000 observations). */
+    result: z.record(z.string(), z.unknown()),
+    metrics: RunMetrics.optional(),
+  }),
+  z.object({ event: z.literal('failed'), ...ReportBase, error: RunError, metrics: RunMetrics.optional() }),
+]);
+export type RunReport = z.infer<typeof RunReport>;
+
 export const jobCatalog = {
   /** Round trip through a job queue, for tests and `pnpm bench`. */
   'system.echo': {
     payload: z.object({ message: z.string().max(10_000) }),
     result: z.object({ message: z.string() }),
+    options: { ...transientRetry, ...retention },
+  },
+  /**
+   * Queue `jobs.capability.crt`: one crt run (spec §4.5). Deduplicated by job id `run-<run_id>`.
+   * Provider retries and failover happen inside one attempt (the worker's provider clients); the
+   * job-level attempts cover a worker that crashed or stalled mid-run (the per-apex cache makes a
+   * repeat cheap). Outcomes travel as `runs.report` jobs, not as this job's result.
+   */
+  'capability.crt': {
+    payload: z.object({
+      run_id: Uuid,
+      apex: Hostname,
+      include_first_seen: z.boolean(),
+      limit: z.number().int().min(1).max(1000),
+    }),
+    result: z.object({ outcome: z.enum(['completed', 'failed']) }),
+    options: {
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 1_000 /* ms */, jitter: 0.5 },
+      ...retention,
+    },
+  },
+  /** Queue `jobs.runs.report`: workers → orchestrator, every state change of a run (RunReport). */
+  'runs.report': {
+    payload: RunReport,
+    result: z.object({ applied: z.boolean() }),
     options: { ...transientRetry, ...retention },
   },
 } as const satisfies Record<string, JobDefinition>;

@@ -1,9 +1,15 @@
 import {
   BalanceResponse,
+  ClientType,
+  CrtInput,
   DescribeCapabilityResponse,
+  IdempotencyKey,
   ListCapabilitiesQuery,
   ListCapabilitiesResponse,
+  Quote,
+  RunRecord,
   Slug,
+  UsdAmount,
   Uuid,
 } from '@svc/contracts';
 import { z } from 'zod';
@@ -32,6 +38,40 @@ export type PingResponse = z.infer<typeof PingResponse>;
 
 const ping = { request: PingRequest, response: PingResponse } satisfies RpcMethod;
 
+/**
+ * `orchestrator.startCrtRun`: records a crt run (or finds the one an Idempotency-Key already names)
+ * and queues it; answers as soon as the run is durable and queued, not when it finishes (the
+ * gateway waits for `run.finished`). `input` is the parsed CrtInput (apex lowercased, defaults set).
+ */
+export const StartCrtRunRequest = z.object({
+  client_id: Uuid,
+  input: CrtInput,
+  quote_id: Uuid.optional(),
+  client_type: ClientType,
+  idempotency_key: IdempotencyKey.optional(),
+});
+export const StartRunResponse = z.object({
+  /** True when the Idempotency-Key named an existing run with the same request: nothing new was done. */
+  replay: z.boolean(),
+  run: RunRecord,
+  quote: Quote.nullable(),
+});
+export type StartRunResponse = z.infer<typeof StartRunResponse>;
+
+/**
+ * `wallet.issueQuote`: stores a quote with the price the caller computed (crt: zero, spec §1.7) and
+ * the wallet's clearance. Idempotent on `quote_id` for the same client; a quote_id held by another
+ * client is 409.
+ */
+export const IssueQuoteRequest = z.object({
+  quote_id: Uuid,
+  client_id: Uuid,
+  slug: Slug,
+  price_usd: UsdAmount,
+  /** SHA-256 (hex) of the canonical input the quote prices (spec §4 rule 1: run sends the same input). */
+  input_hash: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
 export const rpcCatalog = {
   registry: {
     ping,
@@ -41,9 +81,15 @@ export const rpcCatalog = {
   wallet: {
     ping,
     balance: { request: z.object({ client_id: Uuid }), response: BalanceResponse },
+    issueQuote: { request: IssueQuoteRequest, response: Quote },
+  },
+  orchestrator: {
+    ping,
+    startCrtRun: { request: StartCrtRunRequest, response: StartRunResponse },
+    /** The run if `client_id` owns it; otherwise 404, the same as for a run that does not exist. */
+    getRun: { request: z.object({ client_id: Uuid, run_id: Uuid }), response: RunRecord },
   },
   // Filled from later issues; listed now so launchers and health probes can ping them.
-  orchestrator: { ping },
   uploads: { ping },
   vault: { ping },
 } as const satisfies Record<string, Record<string, RpcMethod> & { ping: RpcMethod }>;

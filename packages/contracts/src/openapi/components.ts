@@ -19,6 +19,8 @@ import {
 } from '../crt';
 import { EffectiveRunStatus, MachineRunStatus, RunState } from '../execution';
 import { HealthResponse, ReadinessResponse } from '../health';
+import { Quote } from '../quote';
+import { RunRecord, RunStatusResponse } from '../run';
 
 /**
  * Named schemas under `components.schemas`. Every use of one of these exact zod instances in an
@@ -45,11 +47,13 @@ export const componentSchemas: Readonly<Record<string, { schema: z.ZodType; io: 
   BalanceResponse: { schema: BalanceResponse, io: 'output' },
   HealthResponse: { schema: HealthResponse, io: 'output' },
   ReadinessResponse: { schema: ReadinessResponse, io: 'output' },
-  // Spec §2.6: the crt endpoint (§4.5) arrives with its own operation; its types are published now.
   CrtInput: { schema: CrtInput, io: 'input' },
   CrtRunRequest: { schema: CrtRunRequest, io: 'input' },
   CrtObservation: { schema: CrtObservation, io: 'output' },
   CrtResult: { schema: CrtResult, io: 'output' },
   CrtCompletedRunResponse: { schema: CrtCompletedRunResponse, io: 'output' },
   CrtReplayRunResponse: { schema: CrtReplayRunResponse, io: 'output' },
+  Quote: { schema: Quote, io: 'output' },
+  RunRecord: { schema: RunRecord, io: 'output' },
+  RunStatusResponse: { schema: RunStatusResponse, io: 'output' },
 };

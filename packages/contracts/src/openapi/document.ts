@@ -5,11 +5,13 @@ import { accountOperations } from './account-operations';
 import { capabilityOperations } from './capability-operations';
 import { componentSchemas } from './components';
 import { type ApiOperation, toOpenApiOperation } from './operation';
+import { runOperations } from './run-operations';
 import { systemOperations } from './system-operations';
 
 /** Every REST operation. A new resource adds its `*-operations.ts` list here, nothing else. */
 export const apiOperations: readonly ApiOperation[] = [
   ...capabilityOperations,
+  ...runOperations,
   ...accountOperations,
   ...systemOperations,
 ];

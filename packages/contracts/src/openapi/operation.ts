@@ -5,7 +5,7 @@ import { ErrorResponse, type Scope } from '../common';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Error statuses an operation may declare; each is answered with an ErrorResponse body. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 422 | 500 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 502 | 503 | 504;
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Malformed request (e.g. a body that is not JSON).',
@@ -15,8 +15,10 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   405: 'Method not allowed on this path.',
   409: 'Conflict with the current state (e.g. the same idempotency key still in flight).',
   413: 'Request body too large.',
+  415: 'The body is not application/json.',
   422: 'Invalid parameters or body; `error` names each offending field.',
   500: 'Internal error; details are logged, never returned.',
+  502: 'An outside provider the capability depends on failed or is unavailable.',
   503: 'A backing service is unavailable or timed out; retry later.',
   504: 'A backing service did not answer in time.',
 };
@@ -39,8 +41,12 @@ export interface ApiOperation {
   params?: ZodOpenApiParameters;
   body?: { schema: z.ZodType; description?: string };
   success: { status: 200 | 201 | 202; description: string; schema: z.ZodType };
-  /** Non-success responses with a body other than ErrorResponse (e.g. /readyz answers 503 with its report). */
-  otherResponses?: Partial<Record<ErrorStatus, { description: string; schema: z.ZodType }>>;
+  /**
+   * Responses with a body other than ErrorResponse: a second success status (the crt run answers
+   * 202 when it outlives the wait) or an error status with its own body (/readyz answers 503 with
+   * its report).
+   */
+  otherResponses?: Partial<Record<ErrorStatus | 202, { description: string; schema: z.ZodType }>>;
   errors: readonly ErrorStatus[];
 }
 
@@ -65,7 +71,7 @@ export function toOpenApiOperation(op: ApiOperation): ZodOpenApiOperationObject 
     };
   }
   const others = op.otherResponses ?? {};
-  for (const status of Object.keys(others).map(Number) as ErrorStatus[]) {
+  for (const status of Object.keys(others).map(Number) as (ErrorStatus | 202)[]) {
     const response = others[status];
     if (!response) continue;
     responses[`${status}`] = {

@@ -1,19 +1,12 @@
 import type { BalanceResponse, WhoAmIResponse } from '@svc/contracts';
 import { Router } from 'express';
-import type { AuthContext, GatewayResponse } from '../locals';
+import { authOf } from '../locals';
 import type { createRequireAuth } from '../middleware/auth';
 import { defineRoute } from '../middleware/method-not-allowed';
 
 /** The wallet as the routes see it (main.ts adapts the `wallet.balance` RPC client). */
 export interface WalletReader {
   balance(clientId: string): Promise<BalanceResponse>;
-}
-
-/** res.locals.auth is set by requireAuth earlier in the chain; its absence is a wiring bug (logged, 500). */
-function authOf(res: GatewayResponse): AuthContext {
-  const auth = res.locals.auth;
-  if (auth === undefined) throw new Error('route reached without requireAuth');
-  return auth;
 }
 
 /** Account endpoints (spec §4.12; whoami is ours). Mounted at /api/account. */

@@ -4,18 +4,29 @@ import { NotFoundError, ServiceUnavailableError } from '@svc/errors';
 import { memoryLogger } from '@svc/log';
 import { type AppDeps, createApp } from '../../src/app';
 import { CatalogCache } from '../../src/domain/catalog-cache';
+import { RunWaiter } from '../../src/domain/run-waiter';
 import type { AuthContext } from '../../src/locals';
 import type { RequestSample } from '../../src/middleware/metrics';
+import { FakeOrchestrator } from './fake-orchestrator';
 import { balanceAnswer, crtDescription, searchAnswer } from './fixtures';
 
 /** Presenting this makes the fake key store fail as if PostgreSQL were down. */
 export const BROKEN_STORE_KEY = 'store-down';
 export const CLIENT_ID = '5f0c7a62-3c39-4f4e-9a55-0d3c6f0e8a11';
+/** A second client, for "only the owner sees its runs". */
+export const OTHER_CLIENT_ID = '0b9d3c1e-7a4f-4e2b-8c6d-5e1f2a3b4c5d';
+/** ms between getRun polls of the harness's run waiter (small: tests must not sit on a 1 s poll). */
+export const HARNESS_POLL_INTERVAL_MS = 20;
 
 /** A key of the real format, known to the fake verifier with the given scopes. */
-function issue(keys: Map<string, AuthContext>, scopes: Scope[]): string {
+function issue(keys: Map<string, AuthContext>, scopes: Scope[], clientId = CLIENT_ID): string {
   const key = generateApiKey();
-  keys.set(key.apiKey, { clientId: CLIENT_ID, clientName: 'acme', keyId: key.keyId, scopes });
+  keys.set(key.apiKey, {
+    clientId,
+    clientName: clientId === CLIENT_ID ? 'acme' : 'other',
+    keyId: key.keyId,
+    scopes,
+  });
   return key.apiKey;
 }
 
@@ -28,8 +39,12 @@ export interface AppHarness {
   /** Raw log output, for "this secret never appears" checks. */
   readonly rawLogs: () => string;
   readonly samples: RequestSample[];
-  readonly keys: { billing: string; plain: string };
+  readonly keys: { billing: string; plain: string; runner: string; otherRunner: string };
   readonly registry: { searches: number; describes: number; down: boolean };
+  /** The fake orchestrator behind the run routes (unless `overrides.orchestrator` replaced it). */
+  readonly orchestrator: FakeOrchestrator;
+  /** The real RunWaiter over the fake orchestrator, fed its `run.finished` notifications. */
+  readonly waiter: RunWaiter;
   fetch(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
@@ -40,6 +55,14 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
   const keys = new Map<string, AuthContext>();
   const billing = issue(keys, ['billing:read', 'capabilities:read']);
   const plain = issue(keys, ['capabilities:read']);
+  const runner = issue(keys, ['capabilities:run']);
+  const otherRunner = issue(keys, ['capabilities:run'], OTHER_CLIENT_ID);
+  const orchestrator = new FakeOrchestrator();
+  const waiter = new RunWaiter({
+    getRun: (clientId, runId) => orchestrator.getRun(clientId, runId),
+    pollIntervalMs: HARNESS_POLL_INTERVAL_MS,
+  });
+  orchestrator.onFinished = (runId) => waiter.notify({ run_id: runId });
   const registry = { searches: 0, describes: 0, down: false };
   const unavailable = () => new ServiceUnavailableError('registry service did not answer within 1000 ms');
 
@@ -76,6 +99,9 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
     },
     catalog,
     wallet: { balance: async (clientId) => balanceAnswer(clientId) },
+    orchestrator,
+    runWaiter: waiter,
+    crtRunWaitMs: 5_000,
     readiness: async () => ready,
     observeRequest: (sample) => samples.push(sample),
     ...overrides,
@@ -102,11 +128,14 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
     },
     rawLogs,
     samples,
-    keys: { billing, plain },
+    keys: { billing, plain, runner, otherRunner },
     registry,
+    orchestrator,
+    waiter,
     fetch: (path, init) => fetch(`${url}${path}`, init),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        waiter.close();
         server.closeAllConnections();
         server.close((err) => (err ? reject(err) : resolve()));
       }),

@@ -1,4 +1,4 @@
-import { CapabilityManifest, CrtInput } from '@svc/contracts';
+import { CapabilityManifest, CrtInput, manifestInputJsonSchema } from '@svc/contracts';
 import { manifestToRow } from '../domain/records';
 import { CATEGORIES, isCategory, MANIFESTS } from './index';
 
@@ -37,13 +37,33 @@ describe('crt manifest (spec §1.7, §2.6)', () => {
     expect(crt?.input).toBe(CrtInput);
   });
 
-  test('the stored input schema is strict, requires apex and bounds limit', () => {
+  test('the stored input schema is strict, requires apex, publishes it as a hostname and bounds limit', () => {
     if (!crt) throw new Error('crt manifest missing');
-    expect(manifestToRow(crt).inputSchema).toMatchObject({
+    const schema = manifestInputJsonSchema(crt);
+    expect(manifestToRow(crt).inputSchema).toEqual(schema);
+    expect(schema).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       additionalProperties: false,
       required: ['apex'],
-      properties: { limit: { minimum: 1, maximum: 1000, default: 100 } },
+      properties: {
+        // The Public Suffix List rule cannot be written in JSON Schema: the description says it,
+        // the server enforces it (packages/contracts/src/apex.ts).
+        apex: {
+          type: 'string',
+          format: 'hostname',
+          maxLength: 253,
+          description: expect.stringMatching(/registrable domain.*subdomains are rejected/i),
+        },
+        include_first_seen: { type: 'boolean', default: false },
+        limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+      },
+    });
+    // Exactly these three properties (additionalProperties: false means clients may send no others).
+    expect(schema.properties).toEqual({
+      apex: expect.anything(),
+      include_first_seen: expect.anything(),
+      limit: expect.anything(),
     });
   });
 

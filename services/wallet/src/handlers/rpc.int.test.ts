@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type Bus, createRpcClient, type RpcServer, serveRpc } from '@svc/bus';
-import { BalanceResponse } from '@svc/contracts';
+import { BalanceResponse, Quote } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
+import { ConflictError, ValidationError } from '@svc/errors';
 import { createTestBus, createTestDatabase, type TestBus, type TestDatabase } from '@svc/testkit';
 import { walletHandlers } from './rpc';
 
@@ -68,6 +69,59 @@ describe('rpc.wallet', () => {
       spent_usd: '0.00',
       spend_cap_usd: null,
       remaining_usd: '0.00',
+    });
+  });
+
+  it('issues a zero-price quote that matches Quote, idempotent on quote_id', async () => {
+    const clientId = randomUUID();
+    const quoteId = randomUUID();
+    const asked = {
+      quote_id: quoteId,
+      client_id: clientId,
+      slug: 'crt',
+      price_usd: '0',
+      input_hash: 'e'.repeat(64),
+    };
+    const client = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
+    const quote = await client.call('issueQuote', asked);
+    expect(Quote.parse(quote)).toEqual({
+      quote_id: quoteId,
+      slug: 'crt',
+      price_usd: '0.00',
+      currency: 'USD',
+      wallet_clearance: { cleared: true, reason: 'free capability: no funds needed' },
+      created_at: NOW.toISOString(),
+      // QUOTE_TTL_MS default: 15 min.
+      expires_at: '2026-09-15T12:15:00.000Z',
+    });
+    await expect(client.call('issueQuote', asked)).resolves.toEqual(quote);
+  });
+
+  it('sends quote conflicts back as the same error classes (409 other client, 422 other input)', async () => {
+    const quoteId = randomUUID();
+    const asked = {
+      quote_id: quoteId,
+      client_id: randomUUID(),
+      slug: 'crt',
+      price_usd: '0',
+      input_hash: 'e'.repeat(64),
+    };
+    const client = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
+    await client.call('issueQuote', asked);
+
+    const taken = await client
+      .call('issueQuote', { ...asked, client_id: randomUUID() })
+      .catch((err: unknown) => err);
+    expect(taken).toBeInstanceOf(ConflictError);
+    expect(taken).toMatchObject({ status: 409, message: `quote_id ${quoteId} is already in use` });
+
+    const changed = await client
+      .call('issueQuote', { ...asked, input_hash: 'f'.repeat(64) })
+      .catch((err: unknown) => err);
+    expect(changed).toBeInstanceOf(ValidationError);
+    expect(changed).toMatchObject({
+      status: 422,
+      message: `quote_id ${quoteId} was issued for a different input`,
     });
   });
 

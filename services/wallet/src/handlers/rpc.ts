@@ -1,21 +1,39 @@
 import type { ServiceHandlers } from '@svc/bus';
-import type { BalanceResponse } from '@svc/contracts';
-import { usdFromMicros } from '@svc/contracts';
-import type { PrismaClient } from '@svc/db';
+import type { BalanceResponse, Quote } from '@svc/contracts';
+import { microsFromUsd, usdFromMicros } from '@svc/contracts';
+import type { PrismaClient, Quote as QuoteRow } from '@svc/db';
 import { type BalanceSnapshot, getBalance } from '../domain/balance';
+import { DEFAULT_QUOTE_TTL_MS, issueQuote } from '../domain/quotes';
 
 export interface WalletHandlerDeps {
   prisma: PrismaClient;
-  /** Clock for the spend period; default: now. */
+  /** Clock for the spend period and quote timestamps; default: now. */
   now?: () => Date;
+  /** ms: lifetime of an issued quote (QUOTE_TTL_MS); default DEFAULT_QUOTE_TTL_MS (15 min). */
+  quoteTtlMs?: number;
 }
 
 /** `rpc.wallet` methods (ping is answered by serveRpc itself). */
 export function walletHandlers(deps: WalletHandlerDeps): ServiceHandlers<'wallet'> {
   const now = deps.now ?? (() => new Date());
+  const ttlMs = deps.quoteTtlMs ?? DEFAULT_QUOTE_TTL_MS;
   return {
     balance: async ({ client_id }) =>
       toBalanceResponse(await getBalance(deps.prisma, client_id, { now: now() })),
+    issueQuote: async (request) =>
+      toQuoteResponse(
+        await issueQuote(
+          deps.prisma,
+          {
+            quoteId: request.quote_id,
+            clientId: request.client_id,
+            slug: request.slug,
+            priceMicros: microsFromUsd(request.price_usd),
+            inputHash: request.input_hash,
+          },
+          { ttlMs, now: now() },
+        ),
+      ),
   };
 }
 
@@ -35,6 +53,19 @@ export function toBalanceResponse(snapshot: BalanceSnapshot): BalanceResponse {
       snapshot.spendCapMicros === null ? null : usdFromMicros(nonNegative(snapshot.spendCapMicros)),
     remaining_usd: usdFromMicros(snapshot.remainingMicros),
     period: { start: snapshot.period.start.toISOString(), end: snapshot.period.end.toISOString() },
+  };
+}
+
+/** Stored quote → wire Quote (spec §2.2; the fields beyond quote_id are docs/decisions.md Q1). */
+export function toQuoteResponse(row: QuoteRow): Quote {
+  return {
+    quote_id: row.id,
+    slug: row.slug,
+    price_usd: usdFromMicros(row.priceMicros),
+    currency: 'USD',
+    wallet_clearance: { cleared: row.cleared, reason: row.clearance },
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
   };
 }
 

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { IdempotencyKey } from '../common';
+import { CrtRunRequest, CrtRunResponse } from '../crt';
+import { RunIdParams, RunStatusResponse } from '../run';
+import type { ApiOperation } from './operation';
+
+/** Optional `Idempotency-Key` header of the crt run (spec §4 rule 2; lowercase: HTTP header names). */
+export const CrtRunHeaders = z.object({
+  'idempotency-key': IdempotencyKey.optional().describe(
+    'Unique per logical run attempt (8-190 characters of A-Z a-z 0-9 . _ : -). The same key with the same ' +
+      'request replays the original run; with a different request it is rejected with 422.',
+  ),
+});
+
+/** Spec §4.5 and §4.8: the crt run and run status. */
+export const runOperations: readonly ApiOperation[] = [
+  {
+    method: 'post',
+    path: '/api/capabilities/crt/run',
+    operationId: 'runCrt',
+    summary: 'Run crt: certificate-transparency hostnames for one apex domain',
+    description:
+      'Runs the free `crt` capability and answers when the run has completed. `input.apex` must be a ' +
+      'registrable domain (eTLD+1, Public Suffix List ICANN and PRIVATE sections). A valid `quote_id` becomes ' +
+      'the run ID. With `Idempotency-Key`, a repeated identical request answers `CrtReplayRunResponse` for the ' +
+      'original run (header `Idempotent-Replayed: true`) and does no new work. When the run outlives the ' +
+      'server-side wait it answers 202 with the run status and a `Location` to poll. When every certificate ' +
+      'provider fails the run is `failed` and the answer is 502.',
+    tags: ['runs'],
+    auth: { kind: 'key', scopes: ['capabilities:run'] },
+    params: { header: CrtRunHeaders },
+    body: { schema: CrtRunRequest },
+    success: {
+      status: 200,
+      description: 'The completed run, or a replay of the original run.',
+      schema: CrtRunResponse,
+    },
+    otherResponses: {
+      202: {
+        description:
+          'The run is still queued or running; poll the `Location` (GET /api/capability-runs/{run_id}).',
+        schema: RunStatusResponse,
+      },
+    },
+    errors: [400, 401, 403, 409, 413, 415, 422, 500, 502, 503],
+  },
+  {
+    method: 'get',
+    path: '/api/capability-runs/{run_id}',
+    operationId: 'getRun',
+    summary: 'Run status',
+    description:
+      'The status record of a run the calling client started, with its result once completed. A run of ' +
+      'another client answers the same 404 as a run that does not exist.',
+    tags: ['runs'],
+    auth: { kind: 'key', scopes: ['capabilities:run'] },
+    params: { path: RunIdParams },
+    success: { status: 200, description: 'The run status record.', schema: RunStatusResponse },
+    errors: [401, 403, 404, 422, 500, 503],
+  },
+];

@@ -1,0 +1,95 @@
+import { CrtRunHeaders, CrtRunRequest } from '@svc/contracts';
+import { ValidationError } from '@svc/errors';
+import { type Request, Router } from 'express';
+import type { RouteKit } from '../app';
+import { crtRunAnswer } from '../domain/crt-run-answer';
+import type { RunOrchestrator } from '../domain/run-orchestrator';
+import type { RunWaiting } from '../domain/run-waiter';
+import { authOf, type GatewayResponse } from '../locals';
+import { defineRoute } from '../middleware/method-not-allowed';
+import { parseRequest } from '../middleware/validate';
+
+export interface CrtRunRouteOptions {
+  /** ms the request waits for the run to finish before answering 202 (CRT_RUN_WAIT_MS, 55,000). */
+  readonly waitMs: number;
+}
+
+/** The body must be a JSON object; anything else (none, an array, a string) gets one clear 422. */
+function objectBody(req: Request): unknown {
+  const body: unknown = req.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError('body: must be a JSON object (CrtRunRequest) with "input" required');
+  }
+  return body;
+}
+
+/** Aborts when the client goes away, so its waiter is released instead of held to the deadline. */
+function closeSignal(res: GatewayResponse): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const onClose = (): void => controller.abort();
+  res.once('close', onClose);
+  return { signal: controller.signal, release: () => res.off('close', onClose) };
+}
+
+/**
+ * `POST /api/capabilities/crt/run` (spec §4.5; design "Flow" steps 1, 2 and 5). Mounted at
+ * /api/capabilities, before the discovery router, with case-sensitive matching: `/CRT/run` is not
+ * this route. `POST /api/capabilities/{slug}/run` for other slugs (spec §4.4) is a later issue and
+ * stays 404.
+ *
+ * Auth comes before the body (an unauthenticated request is not read), then the header and the body
+ * are checked (422 naming the field), the orchestrator records and queues the run, and the request
+ * waits for the run to finish (RunWaiter) up to `waitMs`; crtRunAnswer() picks the answer.
+ */
+export function crtRunRouter(
+  kit: RouteKit,
+  orchestrator: RunOrchestrator,
+  waiter: RunWaiting,
+  options: CrtRunRouteOptions,
+): Router {
+  const router = Router({ caseSensitive: true });
+
+  defineRoute(router, '/crt/run', {
+    post: [
+      kit.requireAuth('capabilities:run'),
+      ...kit.jsonBody,
+      async (req, res) => {
+        // Every answer of this route, errors included, is about one client's run: never cached.
+        res.setHeader('Cache-Control', 'no-store');
+        const headers = parseRequest(
+          CrtRunHeaders,
+          { 'idempotency-key': req.headers['idempotency-key'] },
+          'headers',
+        );
+        const request = parseRequest(CrtRunRequest, objectBody(req));
+        const { clientId } = authOf(res);
+        const idempotencyKey = headers['idempotency-key'];
+
+        const started = await orchestrator.startCrtRun({
+          client_id: clientId,
+          input: request.input,
+          client_type: request.client_type,
+          ...(request.quote_id === undefined ? {} : { quote_id: request.quote_id }),
+          ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }),
+        });
+
+        const closed = closeSignal(res);
+        let run: typeof started.run;
+        try {
+          run = await waiter.wait(clientId, started.run, {
+            timeoutMs: options.waitMs,
+            signal: closed.signal,
+          });
+        } finally {
+          closed.release();
+        }
+
+        const answer = crtRunAnswer({ replay: started.replay, quote: started.quote, run, idempotencyKey });
+        for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+        res.status(answer.status).json(answer.body);
+      },
+    ],
+  });
+
+  return router;
+}

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { ErrorResponse } from '@svc/contracts';
+import type { AppHarness } from './app-harness';
+
+/** Requests to the run routes of an app harness (unit tests of run-routes and run-status-route). */
+
+export interface RunCall {
+  body?: unknown;
+  rawBody?: string;
+  key?: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+}
+
+export function runCrt(app: AppHarness, call: RunCall): Promise<Response> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', ...call.headers };
+  const apiKey = call.apiKey ?? app.keys.runner;
+  if (apiKey !== '') headers.Authorization = `Bearer ${apiKey}`;
+  if (call.key !== undefined) headers['Idempotency-Key'] = call.key;
+  const init: RequestInit = { method: 'POST', headers };
+  if (call.rawBody !== undefined) init.body = call.rawBody;
+  else if (call.body !== undefined) init.body = JSON.stringify(call.body);
+  return app.fetch('/api/capabilities/crt/run', init);
+}
+
+export function getRun(app: AppHarness, path: string, apiKey = app.keys.runner): Promise<Response> {
+  return app.fetch(path, { headers: { Authorization: `Bearer ${apiKey}` } });
+}
+
+export async function errorOf(response: Response): Promise<string> {
+  return ErrorResponse.parse(await response.json()).error;
+}
+
+export const uniqueKey = () => `key-${randomUUID()}`;
+
+/** Waits (up to 2 s) for a condition the app reaches asynchronously. */
+export async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; waited < 2_000; waited += 10) {
+    if (condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('condition not reached within 2 s');
+}

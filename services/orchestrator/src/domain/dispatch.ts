@@ -1,0 +1,154 @@
+import { CrtInput, type RunError, RunState } from '@svc/contracts';
+import type { PrismaClient } from '@svc/db';
+import { z } from 'zod';
+
+/** Payload of a `capability.crt` job: ids and small scalars only, never secrets (STYLE "Queues"). */
+export interface CrtJob {
+  run_id: string;
+  apex: string;
+  include_first_seen: boolean;
+  limit: number;
+}
+
+/** Adds the job to its worker queue, deduplicated by `runJobId(run_id)`; throws when Redis is down. */
+export type EnqueueCrtJob = (job: CrtJob) => Promise<void>;
+
+/** BullMQ job id of a run's capability job: one job per run, however often it is queued (no `:`). */
+export function runJobId(runId: string): string {
+  return `run-${runId}`;
+}
+
+/** A run as far as its job needs it. */
+export interface DispatchableRun {
+  id: string;
+  slug: string;
+  /** Stored JSON: parsed again before it becomes a job payload. */
+  input: unknown;
+}
+
+/** The job for a stored crt run. Throws TypeError when the stored input no longer parses. */
+export function crtJobFor(run: DispatchableRun): CrtJob {
+  if (run.slug !== 'crt') throw new TypeError(`run ${run.id} is a ${run.slug} run, not crt`);
+  const input = CrtInput.safeParse(run.input);
+  if (!input.success) throw new TypeError(`run ${run.id} has an invalid crt input`);
+  return {
+    run_id: run.id,
+    apex: input.data.apex,
+    include_first_seen: input.data.include_first_seen,
+    limit: input.data.limit,
+  };
+}
+
+/** Records that the run's job was handed to the queue (not a state change: updated_at stays). */
+export async function markDispatched(prisma: PrismaClient, runId: string): Promise<void> {
+  await prisma.$executeRaw`UPDATE orchestrator.runs SET dispatched_at = now() WHERE id = ${runId}::uuid`;
+}
+
+/** A run that reached a final state in a sweep: whoever waits on it is told (`run.finished`). */
+export interface FinishedRun {
+  run_id: string;
+  status: RunState;
+}
+
+const FinishedRow = z.object({ id: z.string(), status: RunState });
+const PendingRow = z.object({ id: z.string(), slug: z.string(), input: z.unknown() });
+
+/** ms: a queued run handed to the queue this long ago without starting is queued again (C11). */
+export const REDISPATCH_AFTER_MS = 60_000;
+/** Runs looked at per sweep: a backlog drains over several sweeps instead of one long one. */
+const SWEEP_BATCH = 100;
+
+export interface RequeueDeps {
+  prisma: PrismaClient;
+  enqueueCrt: EnqueueCrtJob;
+}
+
+export interface RequeueResult {
+  /** Runs handed to the queue (again). */
+  queued: string[];
+  /** Runs whose stored input could not become a job: failed as `internal`. */
+  failed: FinishedRun[];
+  /** The first enqueue error, when Redis is down; the sweep stops there and the next one retries. */
+  error?: unknown;
+}
+
+/**
+ * Queues runs that are `queued` but were never handed to the queue (Redis was down after their
+ * commit) or were handed over more than REDISPATCH_AFTER_MS ago (the job may have been lost with a
+ * Redis failure). Enqueueing is idempotent: the job id `run-<id>` dedupes a job still in Redis.
+ */
+export async function requeueUndispatched(
+  deps: RequeueDeps,
+  redispatchAfterMs = REDISPATCH_AFTER_MS,
+): Promise<RequeueResult> {
+  // The database's clock throughout (dispatched_at is set with now()): no skew with ours.
+  const raw = await deps.prisma.$queryRaw<unknown[]>`
+    SELECT id::text AS id, slug, input FROM orchestrator.runs
+    WHERE status = 'queued'
+      AND (dispatched_at IS NULL
+           OR dispatched_at < now() - ${redispatchAfterMs}::double precision * interval '1 millisecond')
+    ORDER BY created_at
+    LIMIT ${SWEEP_BATCH}`;
+  const rows = raw.map((row) => PendingRow.parse(row));
+  const result: RequeueResult = { queued: [], failed: [] };
+  for (const row of rows) {
+    let job: CrtJob;
+    try {
+      job = crtJobFor(row);
+    } catch {
+      result.failed.push(...(await failQueuedRun(deps.prisma, row.id)));
+      continue;
+    }
+    try {
+      await deps.enqueueCrt(job);
+    } catch (err) {
+      result.error = err;
+      return result;
+    }
+    await markDispatched(deps.prisma, row.id);
+    result.queued.push(row.id);
+  }
+  return result;
+}
+
+/** Fails a queued run that can never become a job (its stored input is unreadable). */
+async function failQueuedRun(prisma: PrismaClient, runId: string): Promise<FinishedRun[]> {
+  const error: RunError = { code: 'internal', message: 'internal error' };
+  const rows = await prisma.$queryRaw<unknown[]>`
+    UPDATE orchestrator.runs
+    SET status = 'failed', error = ${JSON.stringify(error)}::jsonb, finished_at = now(), updated_at = now()
+    WHERE id = ${runId}::uuid AND status = 'queued'
+    RETURNING id::text AS id, status::text AS status`;
+  return toFinished(rows);
+}
+
+/** The error a stalled run is failed with; the message gives the threshold in seconds. */
+export function stalledRunError(staleAfterMs: number): RunError {
+  return {
+    code: 'internal',
+    message: `run stalled: no report from a worker within ${Math.round(staleAfterMs / 1000)} s`,
+  };
+}
+
+/**
+ * Fails runs stuck in `running`/`retrying` whose last state change is older than `staleAfterMs`
+ * (a worker died mid-run and BullMQ gave up, or its reports were lost). A report arriving later
+ * changes nothing: the run is final.
+ */
+export async function failStalledRuns(prisma: PrismaClient, staleAfterMs: number): Promise<FinishedRun[]> {
+  const error = stalledRunError(staleAfterMs);
+  const rows = await prisma.$queryRaw<unknown[]>`
+    UPDATE orchestrator.runs
+    SET status = 'failed', error = ${JSON.stringify(error)}::jsonb, finished_at = now(), updated_at = now()
+    WHERE status IN ('running', 'retrying')
+      AND updated_at < now() - ${staleAfterMs}::double precision * interval '1 millisecond'
+    RETURNING id::text AS id, status::text AS status`;
+  return toFinished(rows);
+}
+
+function toFinished(rows: unknown[]): FinishedRun[] {
+  return rows.map((row) => {
+    const parsed = FinishedRow.parse(row);
+    return { run_id: parsed.id, status: parsed.status };
+  });
+}

@@ -1,0 +1,40 @@
+import { Quote, RunError, type RunRecord } from '@svc/contracts';
+import type { Run } from '@svc/db';
+
+/** What a failed run shows when its stored error is unreadable: clients treat it like any `internal`. */
+const UNKNOWN_ERROR: RunError = { code: 'internal', message: 'internal error' };
+
+/**
+ * Row → wire (docs/decisions.md C6). Timestamps as RFC 3339 UTC (`toISOString`), null while unset;
+ * `result` only once completed, `error` only once failed, so a client never sees a half-written
+ * result next to a non-final status.
+ */
+export function toRunRecord(row: Run): RunRecord {
+  const record: RunRecord = {
+    run_id: row.id,
+    status: row.status,
+    slug: row.slug,
+    client_type: row.clientType,
+    quote_id: row.quoteId,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    started_at: row.startedAt?.toISOString() ?? null,
+    finished_at: row.finishedAt?.toISOString() ?? null,
+  };
+  if (row.status === 'completed' && isJsonObject(row.result)) record.result = row.result;
+  if (row.status === 'failed') {
+    const error = RunError.safeParse(row.error);
+    record.error = error.success ? error.data : UNKNOWN_ERROR;
+  }
+  return record;
+}
+
+/** The quote stored with the run (null for a run stored without one, or one that no longer parses). */
+export function storedQuote(row: Run): Quote | null {
+  const quote = Quote.safeParse(row.quote);
+  return quote.success ? quote.data : null;
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,25 @@
+import { loadEnv } from '@svc/config';
+import { OrchestratorEnv } from './env';
+
+const REQUIRED = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/svc' };
+
+describe('OrchestratorEnv', () => {
+  it('defaults the dispatcher to every 5 s and stalled runs to 15 min', () => {
+    const env = loadEnv(OrchestratorEnv, REQUIRED);
+    expect(env.RUN_DISPATCH_INTERVAL_MS).toBe(5_000);
+    expect(env.RUN_STALE_AFTER_MS).toBe(900_000);
+    expect(env.HEALTH_PORT).toBe(8083);
+  });
+
+  it('reads both settings and names a bad one', () => {
+    const env = loadEnv(OrchestratorEnv, {
+      ...REQUIRED,
+      RUN_DISPATCH_INTERVAL_MS: '250',
+      RUN_STALE_AFTER_MS: '60000',
+    });
+    expect(env).toMatchObject({ RUN_DISPATCH_INTERVAL_MS: 250, RUN_STALE_AFTER_MS: 60_000 });
+    expect(() => loadEnv(OrchestratorEnv, { ...REQUIRED, RUN_STALE_AFTER_MS: 'soon' })).toThrow(
+      /RUN_STALE_AFTER_MS/,
+    );
+  });
+});

@@ -1,0 +1,40 @@
+import { type Bus, type JobProcessor, processJobs } from '@svc/bus';
+import { isTerminalRunState } from '@svc/contracts';
+import type { PrismaClient } from '@svc/db';
+import type { Logger } from '@svc/log';
+import { applyReport } from '../domain/reports';
+import { runFinishedPublisher } from './bus-ports';
+
+/**
+ * Reports applied at once: each is one or two short statements, so the database, not this process,
+ * bounds the rate. Reports of one run may run concurrently; row locks order their UPDATEs.
+ */
+const REPORT_CONCURRENCY = 16;
+
+export interface ReportConsumerDeps {
+  prisma: PrismaClient;
+  bus: Bus;
+  logger: Logger;
+}
+
+/**
+ * Consumes `runs.report` (workers → orchestrator). After a report, a final run is announced with
+ * `run.finished`, also when it was final already: a redelivered report means the first publish may
+ * not have happened (the process died between the UPDATE and the publish). A publish failure fails
+ * the job, and BullMQ retries it (the UPDATE is then a no-op).
+ */
+export function consumeRunReports(deps: ReportConsumerDeps): JobProcessor {
+  const publishFinished = runFinishedPublisher(deps.bus);
+  return processJobs(
+    deps.bus,
+    'runs.report',
+    async (report) => {
+      const outcome = await applyReport(deps.prisma, report, deps.logger);
+      if (outcome.status !== undefined && isTerminalRunState(outcome.status)) {
+        await publishFinished({ run_id: report.run_id, status: outcome.status });
+      }
+      return { applied: outcome.applied };
+    },
+    { concurrency: REPORT_CONCURRENCY },
+  );
+}

@@ -1,0 +1,190 @@
+import { createServer } from 'node:net';
+import {
+  type Bus,
+  createBus,
+  createRpcClient,
+  type EventPayload,
+  enqueueJob,
+  type JobPayloadInput,
+  type JobResult,
+  jobQueueName,
+  type RpcCatalog,
+  type RpcClient,
+  type RpcResponse,
+  type Subscription,
+  subscribeEvents,
+} from '@svc/bus';
+import { createPrismaClient, type PrismaClient } from '@svc/db';
+import { type MemoryLogger, memoryLogger } from '@svc/log';
+import { startTestStack, type TestStack } from '@svc/testkit';
+import { type Job, Queue, QueueEvents } from 'bullmq';
+import { consumeRunReports } from '../src/handlers/reports';
+import { serveOrchestratorRpc } from '../src/handlers/rpc';
+
+/**
+ * What the orchestrator suites share: a private stack (fresh migrated database, fresh bus prefix)
+ * running the requested services as real processes, plus this process's own view of it: Prisma on
+ * the stack's database, a bus on its prefix, the BullMQ queues (to look at the jobs the
+ * orchestrator queued) and every `run.finished` event seen.
+ */
+export interface Harness {
+  stack: TestStack;
+  prisma: PrismaClient;
+  bus: Bus;
+  log: MemoryLogger;
+  orchestrator: RpcClient<RpcCatalog['orchestrator']>;
+  crtQueue: Queue;
+  /** Every run.finished seen so far, in order. */
+  finished: Array<EventPayload<'run.finished'>>;
+  /** Queues a worker report (job id `report-<run>-<event>-<attempt>[-suffix]`) and waits until it was applied. */
+  report(payload: JobPayloadInput<'runs.report'>, jobIdSuffix?: string): Promise<JobResult<'runs.report'>>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  services: Parameters<typeof startTestStack>[0]['services'];
+  env?: Record<string, string>;
+}
+
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
+  const stack = await startTestStack({ services: options.services, env: options.env ?? {} });
+  const log = memoryLogger('orchestrator-test', 'warn');
+  const prisma = createPrismaClient(stack.databaseUrl, { max: 20 });
+  const bus = createBus({ redisUrl: stack.redisUrl, prefix: stack.prefix, logger: log.logger });
+  const connection = { url: stack.redisUrl };
+  const crtQueue = new Queue(jobQueueName('capability.crt'), { connection, prefix: stack.prefix });
+  const reportQueue = new Queue(jobQueueName('runs.report'), { connection, prefix: stack.prefix });
+  const reportEvents = new QueueEvents(jobQueueName('runs.report'), { connection, prefix: stack.prefix });
+  await reportEvents.waitUntilReady();
+  const finished: Array<EventPayload<'run.finished'>> = [];
+  const subscription: Subscription = subscribeEvents(bus, {
+    'run.finished': (event) => {
+      finished.push(event);
+    },
+  });
+  await subscription.waitUntilReady();
+
+  return {
+    stack,
+    prisma,
+    bus,
+    log,
+    orchestrator: createRpcClient(bus, 'orchestrator', { timeoutMs: 15_000 }),
+    crtQueue,
+    finished,
+    async report(payload, jobIdSuffix) {
+      const jobId = `report-${payload.run_id}-${payload.event}-${payload.attempt}${jobIdSuffix ? `-${jobIdSuffix}` : ''}`;
+      await enqueueJob(bus, 'runs.report', payload, { jobId });
+      const job = await reportQueue.getJob(jobId);
+      if (!job) throw new Error(`report job ${jobId} vanished`);
+      return job.waitUntilFinished(reportEvents, 15_000);
+    },
+    async close() {
+      await subscription.close();
+      await reportEvents.close();
+      await reportQueue.close();
+      await crtQueue.close();
+      await bus.close();
+      await prisma.$disconnect();
+      await stack.close();
+    },
+  };
+}
+
+/** ms: the in-process orchestrator's wallet timeout: short, so "wallet down" answers quickly. */
+export const WALLET_TIMEOUT_MS = 1_500;
+
+/** CrtInput as a caller sends it (defaults may be omitted). */
+export interface RequestInput {
+  apex: string;
+  include_first_seen?: boolean;
+  limit?: number;
+}
+
+export interface InProcessHarness extends Harness {
+  /** `startCrtRun` for `clientId` with `{apex: 'example.com'}` unless `extra` says otherwise. */
+  start(
+    clientId: string,
+    extra?: { idempotency_key?: string; quote_id?: string; input?: RequestInput },
+  ): Promise<RpcResponse<'orchestrator', 'startCrtRun'>>;
+  /** The `capability.crt` job of a run (`run-<id>`), if queued. */
+  jobOf(runId: string): Promise<Job | undefined>;
+}
+
+/**
+ * A stack with a real wallet process, and the orchestrator's RPC handlers and report consumer in
+ * this process, so a test can hand them a dead Redis or run a dispatcher sweep itself.
+ */
+export async function startInProcessHarness(): Promise<InProcessHarness> {
+  const h = await startHarness({ services: ['wallet'] });
+  const wallet = createRpcClient(h.bus, 'wallet', { timeoutMs: WALLET_TIMEOUT_MS });
+  const deps = { prisma: h.prisma, bus: h.bus, logger: h.log.logger };
+  const server = serveOrchestratorRpc({ ...deps, wallet, walletTimeoutMs: WALLET_TIMEOUT_MS });
+  const reports = consumeRunReports(deps);
+  await Promise.all([server.waitUntilReady(), reports.waitUntilReady()]);
+  return {
+    ...h,
+    start: (clientId, extra = {}) =>
+      h.orchestrator.call('startCrtRun', {
+        client_id: clientId,
+        client_type: 'api',
+        input: { apex: 'example.com' },
+        ...extra,
+      }),
+    jobOf: (runId) => h.crtQueue.getJob(`run-${runId}`),
+    async close() {
+      await reports.close();
+      await server.close();
+      await h.close();
+    },
+  };
+}
+
+/** Resolves when `predicate` holds, polling every 20 ms; rejects after `timeoutMs`. */
+export async function eventually(
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A redis:// URL on a loopback port nothing listens on (bound, then released). */
+export async function deadRedisUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return `redis://127.0.0.1:${address.port}`;
+}
+
+/** The error a promise rejects with (fails the test when it resolves). */
+export async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** A complete, realistic CrtResult for a completed report. */
+export function crtResult(apex: string): Record<string, unknown> {
+  return {
+    status: 'completed',
+    summary: `Found 2 distinct hostnames for ${apex} in certificate-transparency logs (crt.sh); returning 2 (limit 100).`,
+    apex,
+    count: 2,
+    limit: 100,
+    include_first_seen: false,
+    observations: [{ hostname: apex }, { hostname: `www.${apex}` }],
+    provider: 'crt.sh',
+    live_hosts_verified: false,
+    disclosure:
+      'Certificate-transparency observations list hostnames that appeared in publicly logged TLS certificates. They do not prove that a host exists in DNS, is live, or is reachable, and they may include retired names.',
+  };
+}

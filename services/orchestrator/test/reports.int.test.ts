@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { crtResult, eventually, type InProcessHarness, startInProcessHarness } from './harness';
+
+// The orchestrator's RPC handlers and report consumer run in this process; the wallet is a real
+// process of a private stack; PostgreSQL and Redis are real. Nothing of ours is mocked.
+
+let h: InProcessHarness;
+
+beforeAll(async () => {
+  h = await startInProcessHarness();
+});
+
+afterAll(() => h?.close());
+
+describe('runs.report', () => {
+  const at = (second: number) => `2026-09-15T12:00:${String(second).padStart(2, '0')}.000Z`;
+
+  it('applies started then completed, storing the result, and publishes run.finished', async () => {
+    const clientId = randomUUID();
+    const { run } = await h.start(clientId);
+    const id = run.run_id;
+
+    await expect(h.report({ event: 'started', run_id: id, attempt: 1, at: at(1) })).resolves.toEqual({
+      applied: true,
+    });
+    const running = await h.orchestrator.call('getRun', { client_id: clientId, run_id: id });
+    expect(running).toMatchObject({ status: 'running', started_at: at(1), finished_at: null });
+    expect(running).not.toHaveProperty('result');
+
+    const result = crtResult('example.com');
+    const metrics = { provider: 'crt.sh', provider_ms: 12, cache: 'miss' as const };
+    await expect(
+      h.report({ event: 'completed', run_id: id, attempt: 1, at: at(2), result, metrics }),
+    ).resolves.toEqual({ applied: true });
+    const completed = await h.orchestrator.call('getRun', { client_id: clientId, run_id: id });
+    expect(completed).toMatchObject({ status: 'completed', started_at: at(1), finished_at: at(2), result });
+    expect(await h.prisma.run.findUniqueOrThrow({ where: { id } })).toMatchObject({ metrics, attempts: 1 });
+    await eventually(() => h.finished.some((event) => event.run_id === id && event.status === 'completed'));
+  });
+
+  it('ignores a started that arrives after completed, and a redelivered completed only re-announces', async () => {
+    const clientId = randomUUID();
+    const { run } = await h.start(clientId);
+    const id = run.run_id;
+    const result = crtResult('example.com');
+
+    await expect(
+      h.report({ event: 'completed', run_id: id, attempt: 1, at: at(5), result }),
+    ).resolves.toEqual({
+      applied: true,
+    });
+    await expect(h.report({ event: 'started', run_id: id, attempt: 1, at: at(4) })).resolves.toEqual({
+      applied: false,
+    });
+    const stored = await h.prisma.run.findUniqueOrThrow({ where: { id } });
+    expect(stored).toMatchObject({ status: 'completed', startedAt: null, finishedAt: new Date(at(5)) });
+
+    const announced = () => h.finished.filter((event) => event.run_id === id).length;
+    await eventually(() => announced() >= 1);
+    const before = announced();
+    const other = { ...result, count: 0, observations: [] };
+    await expect(
+      h.report({ event: 'completed', run_id: id, attempt: 1, at: at(9), result: other }, 'redelivered'),
+    ).resolves.toEqual({ applied: false });
+    await eventually(() => announced() > before);
+    // The first result and finish time stand.
+    expect(await h.prisma.run.findUniqueOrThrow({ where: { id } })).toEqual({ ...stored });
+  });
+
+  it('goes through retrying to a failed run with its error', async () => {
+    const clientId = randomUUID();
+    const { run } = await h.start(clientId);
+    const id = run.run_id;
+    await h.report({ event: 'started', run_id: id, attempt: 1, at: at(1) });
+    await expect(
+      h.report({ event: 'retrying', run_id: id, attempt: 1, at: at(2), error: 'worker lost its connection' }),
+    ).resolves.toEqual({ applied: true });
+    expect((await h.orchestrator.call('getRun', { client_id: clientId, run_id: id })).status).toBe(
+      'retrying',
+    );
+    await expect(h.report({ event: 'started', run_id: id, attempt: 2, at: at(3) })).resolves.toEqual({
+      applied: true,
+    });
+
+    const error = {
+      code: 'provider_unavailable',
+      message: 'crt providers unavailable: crt.sh: HTTP 502; certspotter: timeout',
+    };
+    await expect(h.report({ event: 'failed', run_id: id, attempt: 2, at: at(4), error })).resolves.toEqual({
+      applied: true,
+    });
+    const failed = await h.orchestrator.call('getRun', { client_id: clientId, run_id: id });
+    expect(failed).toMatchObject({ status: 'failed', error, started_at: at(3), finished_at: at(4) });
+    expect(failed).not.toHaveProperty('result');
+    expect((await h.prisma.run.findUniqueOrThrow({ where: { id } })).attempts).toBe(2);
+    await eventually(() => h.finished.some((event) => event.run_id === id && event.status === 'failed'));
+  });
+
+  it('fails the run instead of storing a result that breaks CrtResult', async () => {
+    const clientId = randomUUID();
+    const { run } = await h.start(clientId);
+    const bad = { ...crtResult('example.com'), live_hosts_verified: true };
+    await h.report({ event: 'completed', run_id: run.run_id, attempt: 1, at: at(1), result: bad });
+    const stored = await h.orchestrator.call('getRun', { client_id: clientId, run_id: run.run_id });
+    expect(stored).toMatchObject({
+      status: 'failed',
+      error: { code: 'internal', message: 'internal error' },
+    });
+    expect(stored).not.toHaveProperty('result');
+  });
+
+  it('drops a report for an unknown run', async () => {
+    await expect(
+      h.report({ event: 'started', run_id: randomUUID(), attempt: 1, at: at(1) }),
+    ).resolves.toEqual({
+      applied: false,
+    });
+  });
+});

@@ -1,0 +1,226 @@
+import { randomUUID } from 'node:crypto';
+import { Quote, RunRecord } from '@svc/contracts';
+import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '@svc/errors';
+import { crtRequestHash, inputHash } from '../src/domain/request-hash';
+import { type InProcessHarness, rejection, startInProcessHarness } from './harness';
+
+// The orchestrator's RPC handlers and report consumer run in this process; the wallet is a real
+// process of a private stack; PostgreSQL and Redis are real. Nothing of ours is mocked.
+
+let h: InProcessHarness;
+
+beforeAll(async () => {
+  h = await startInProcessHarness();
+});
+
+afterAll(() => h?.close());
+
+describe('startCrtRun', () => {
+  it('records a queued run with its zero-price quote and queues job run-<id>', async () => {
+    const clientId = randomUUID();
+    const answer = await h.start(clientId);
+    const runId = answer.run.run_id;
+
+    expect(answer.replay).toBe(false);
+    expect(RunRecord.parse(answer.run)).toMatchObject({
+      status: 'queued',
+      slug: 'crt',
+      client_type: 'api',
+      quote_id: runId,
+      started_at: null,
+      finished_at: null,
+    });
+    expect(Quote.parse(answer.quote)).toMatchObject({
+      quote_id: runId,
+      slug: 'crt',
+      price_usd: '0.00',
+      currency: 'USD',
+      wallet_clearance: { cleared: true, reason: 'free capability: no funds needed' },
+    });
+
+    const row = await h.prisma.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(row).toMatchObject({
+      clientId,
+      status: 'queued',
+      quoteId: runId,
+      idempotencyKey: null,
+      input: { apex: 'example.com', include_first_seen: false, limit: 100 },
+      requestHash: crtRequestHash({
+        input: { apex: 'example.com', include_first_seen: false, limit: 100 },
+        clientType: 'api',
+      }),
+      quote: answer.quote,
+    });
+    expect(row.dispatchedAt).toBeInstanceOf(Date);
+    // The wallet stored the quote under the run id.
+    expect(await h.prisma.quote.findUnique({ where: { id: runId } })).toMatchObject({
+      clientId,
+      priceMicros: 0n,
+    });
+
+    const job = await h.jobOf(runId);
+    expect(job?.data).toEqual({ run_id: runId, apex: 'example.com', include_first_seen: false, limit: 100 });
+  });
+
+  it('makes a supplied quote_id the run id', async () => {
+    const quoteId = randomUUID();
+    const answer = await h.start(randomUUID(), {
+      quote_id: quoteId,
+      input: { apex: 'example.org', limit: 5 },
+    });
+    expect(answer.run.run_id).toBe(quoteId);
+    expect(answer.quote?.quote_id).toBe(quoteId);
+    expect((await h.jobOf(quoteId))?.data).toMatchObject({ apex: 'example.org', limit: 5 });
+  });
+
+  it('replays the same request under the same key (after lowercasing and defaults) without new work', async () => {
+    const clientId = randomUUID();
+    const key = `replay-${randomUUID()}`;
+    const first = await h.start(clientId, { idempotency_key: key });
+    const again = await h.start(clientId, {
+      idempotency_key: key,
+      input: { apex: 'EXAMPLE.com', limit: 100, include_first_seen: false },
+    });
+    expect(again).toEqual({ replay: true, run: first.run, quote: first.quote });
+    expect(await h.prisma.run.count({ where: { clientId } })).toBe(1);
+    expect(await h.prisma.quote.count({ where: { clientId } })).toBe(1);
+  });
+
+  it('answers 422 to a different request under a used key, and scopes keys to the client', async () => {
+    const clientId = randomUUID();
+    const key = `reuse-${randomUUID()}`;
+    const first = await h.start(clientId, { idempotency_key: key });
+    const err = await rejection(
+      h.start(clientId, { idempotency_key: key, input: { apex: 'example.com', limit: 7 } }),
+    );
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toMatchObject({
+      status: 422,
+      message: `Idempotency-Key "${key}" was already used with a different request (run ${first.run.run_id}); send a new key for a new request`,
+    });
+
+    const otherClient = await h.start(randomUUID(), { idempotency_key: key });
+    expect(otherClient.replay).toBe(false);
+    expect(otherClient.run.run_id).not.toBe(first.run.run_id);
+  });
+
+  it('gives 10 concurrent identical requests with one key exactly one run, one quote and one job', async () => {
+    const clientId = randomUUID();
+    const key = `burst-${randomUUID()}`;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => h.start(clientId, { idempotency_key: key })),
+    );
+    const runIds = new Set(answers.map((answer) => answer.run.run_id));
+    expect(runIds.size).toBe(1);
+    expect(answers.filter((answer) => !answer.replay)).toHaveLength(1);
+    expect(await h.prisma.run.count({ where: { clientId } })).toBe(1);
+    expect(await h.prisma.quote.count({ where: { clientId } })).toBe(1);
+
+    const [runId] = [...runIds];
+    const jobs = await h.crtQueue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
+    expect(jobs.filter((job) => job.data.run_id === runId).map((job) => job.id)).toEqual([`run-${runId}`]);
+  });
+
+  it('answers 409 to a quote_id already used for a run, whoever asks', async () => {
+    const quoteId = randomUUID();
+    const owner = randomUUID();
+    await h.start(owner, { quote_id: quoteId });
+    const message = `quote_id ${quoteId} has already been used for a run; quote again or omit quote_id`;
+    for (const clientId of [owner, randomUUID()]) {
+      const err = await rejection(
+        h.start(clientId, { quote_id: quoteId, idempotency_key: `q-${randomUUID()}` }),
+      );
+      expect(err).toBeInstanceOf(ConflictError);
+      expect(err).toMatchObject({ status: 409, message });
+    }
+    expect(await h.prisma.run.count({ where: { id: quoteId } })).toBe(1);
+  });
+
+  it('leaves no run when the wallet is down (503), and a retry with the same key starts cleanly', async () => {
+    const clientId = randomUUID();
+    const key = `wallet-down-${randomUUID()}`;
+    await h.stack.stop('wallet');
+    try {
+      const err = await rejection(h.start(clientId, { idempotency_key: key }));
+      expect(err).toBeInstanceOf(ServiceUnavailableError);
+      expect(err).toMatchObject({ status: 503 });
+      expect(await h.prisma.run.count({ where: { clientId } })).toBe(0);
+    } finally {
+      await h.stack.start('wallet');
+    }
+    const retried = await h.start(clientId, { idempotency_key: key });
+    expect(retried.replay).toBe(false);
+    expect(await h.prisma.run.count({ where: { clientId } })).toBe(1);
+  });
+});
+
+describe('startCrtRun with a quote the wallet issued before', () => {
+  const input = { apex: 'example.com', include_first_seen: false, limit: 100 };
+
+  async function storeQuote(clientId: string, parts: { inputHash?: string; expiresAt: Date }) {
+    const quoteId = randomUUID();
+    await h.prisma.quote.create({
+      data: {
+        id: quoteId,
+        clientId,
+        slug: 'crt',
+        priceMicros: 0n,
+        inputHash: parts.inputHash ?? inputHash(input),
+        cleared: true,
+        clearance: 'free capability: no funds needed',
+        createdAt: new Date(parts.expiresAt.getTime() - 15 * 60_000),
+        expiresAt: parts.expiresAt,
+      },
+    });
+    return quoteId;
+  }
+
+  it('runs under that quote and returns it as stored', async () => {
+    const clientId = randomUUID();
+    const expiresAt = new Date(Date.now() + 10 * 60_000);
+    const quoteId = await storeQuote(clientId, { expiresAt });
+    const answer = await h.start(clientId, { quote_id: quoteId, input });
+    expect(answer.run.run_id).toBe(quoteId);
+    expect(answer.quote).toMatchObject({ quote_id: quoteId, expires_at: expiresAt.toISOString() });
+  });
+
+  it('refuses an expired quote (409) or one issued for another input (422), leaving no run', async () => {
+    const clientId = randomUUID();
+    const expiredAt = new Date(Date.now() - 60_000);
+    const expired = await storeQuote(clientId, { expiresAt: expiredAt });
+    const err = await rejection(h.start(clientId, { quote_id: expired, input }));
+    expect(err).toBeInstanceOf(ConflictError);
+    expect(err).toMatchObject({
+      message: `quote_id ${expired} expired at ${expiredAt.toISOString()}; quote again or omit quote_id`,
+    });
+
+    const other = await storeQuote(clientId, {
+      inputHash: 'f'.repeat(64),
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    const mismatch = await rejection(h.start(clientId, { quote_id: other, input }));
+    expect(mismatch).toBeInstanceOf(ValidationError);
+    expect(mismatch).toMatchObject({ message: `quote_id ${other} was issued for a different input` });
+    expect(await h.prisma.run.count({ where: { clientId } })).toBe(0);
+  });
+});
+
+describe('getRun', () => {
+  it('shows the run to its owner only: another client gets the same 404 as an unknown run', async () => {
+    const owner = randomUUID();
+    const { run } = await h.start(owner);
+    await expect(h.orchestrator.call('getRun', { client_id: owner, run_id: run.run_id })).resolves.toEqual(
+      run,
+    );
+
+    const stranger = await rejection(
+      h.orchestrator.call('getRun', { client_id: randomUUID(), run_id: run.run_id }),
+    );
+    const unknownId = randomUUID();
+    const missing = await rejection(h.orchestrator.call('getRun', { client_id: owner, run_id: unknownId }));
+    expect(stranger).toBeInstanceOf(NotFoundError);
+    expect(stranger).toMatchObject({ status: 404, message: `unknown run: ${run.run_id}` });
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing).toMatchObject({ status: 404, message: `unknown run: ${unknownId}` });
+  });
+});

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { PrismaClient } from '@svc/db';
+import { ConflictError, ValidationError } from '@svc/errors';
+import { createTestDatabase, type TestDatabase } from '@svc/testkit';
+import { FREE_CLEARANCE_REASON, issueQuote, type QuoteRequest } from './quotes';
+
+// wallet.quotes on a real, migrated PostgreSQL (a fresh database, dropped afterwards).
+const USD = 1_000_000n;
+const NOW = new Date('2026-09-15T12:00:00.000Z');
+const TTL_MS = 15 * 60_000;
+const HASH = 'c'.repeat(64);
+
+let database: TestDatabase;
+let prisma: PrismaClient;
+
+beforeAll(async () => {
+  database = await createTestDatabase('wallet_quotes');
+  prisma = database.prisma;
+});
+
+afterAll(() => database?.drop());
+
+function request(parts: Partial<QuoteRequest> = {}): QuoteRequest {
+  return {
+    quoteId: randomUUID(),
+    clientId: randomUUID(),
+    slug: 'crt',
+    priceMicros: 0n,
+    inputHash: HASH,
+    ...parts,
+  };
+}
+
+describe('issueQuote (wallet.quotes)', () => {
+  it('stores a free quote, cleared, expiring QUOTE_TTL_MS after it was issued', async () => {
+    const asked = request();
+    const quote = await issueQuote(prisma, asked, { ttlMs: TTL_MS, now: NOW });
+    expect(quote).toEqual({
+      id: asked.quoteId,
+      clientId: asked.clientId,
+      slug: 'crt',
+      priceMicros: 0n,
+      inputHash: HASH,
+      cleared: true,
+      clearance: FREE_CLEARANCE_REASON,
+      createdAt: NOW,
+      expiresAt: new Date('2026-09-15T12:15:00.000Z'),
+    });
+    expect(await prisma.quote.findUnique({ where: { id: asked.quoteId } })).toEqual(quote);
+  });
+
+  it('returns the stored quote when asked again (a later clock does not re-issue it)', async () => {
+    const asked = request();
+    const first = await issueQuote(prisma, asked, { ttlMs: TTL_MS, now: NOW });
+    const again = await issueQuote(prisma, asked, { ttlMs: TTL_MS, now: new Date('2026-09-15T13:00:00Z') });
+    expect(again).toEqual(first);
+    expect(await prisma.quote.count({ where: { id: asked.quoteId } })).toBe(1);
+  });
+
+  it('gives concurrent identical requests one row and the same quote', async () => {
+    const asked = request();
+    const quotes = await Promise.all(
+      Array.from({ length: 8 }, () => issueQuote(prisma, asked, { ttlMs: TTL_MS, now: NOW })),
+    );
+    for (const quote of quotes) expect(quote).toEqual(quotes[0]);
+    expect(await prisma.quote.count({ where: { id: asked.quoteId } })).toBe(1);
+  });
+
+  it('answers 409 to another client and 422 to a different input, changing nothing', async () => {
+    const asked = request();
+    const stored = await issueQuote(prisma, asked, { ttlMs: TTL_MS, now: NOW });
+    await expect(
+      issueQuote(prisma, { ...asked, clientId: randomUUID() }, { ttlMs: TTL_MS, now: NOW }),
+    ).rejects.toEqual(new ConflictError(`quote_id ${asked.quoteId} is already in use`));
+    await expect(
+      issueQuote(prisma, { ...asked, inputHash: 'd'.repeat(64) }, { ttlMs: TTL_MS, now: NOW }),
+    ).rejects.toEqual(new ValidationError(`quote_id ${asked.quoteId} was issued for a different input`));
+    expect(await prisma.quote.findUnique({ where: { id: asked.quoteId } })).toEqual(stored);
+  });
+
+  it('clears a priced quote against the ledger, and stores a refused one with the reason', async () => {
+    const clientId = randomUUID();
+    await prisma.ledgerEntry.create({
+      data: { clientId, kind: 'credit', amountMicros: 2n * USD, createdAt: NOW },
+    });
+
+    const covered = await issueQuote(prisma, request({ clientId, priceMicros: 1_500_000n }), {
+      ttlMs: TTL_MS,
+      now: NOW,
+    });
+    expect(covered).toMatchObject({
+      cleared: true,
+      clearance: 'remaining 2.00 USD covers the price 1.50 USD',
+    });
+
+    const refused = await issueQuote(prisma, request({ clientId, priceMicros: 3n * USD }), {
+      ttlMs: TTL_MS,
+      now: NOW,
+    });
+    expect(refused).toMatchObject({
+      cleared: false,
+      priceMicros: 3n * USD,
+      clearance: 'balance 2.00 USD is below the price 3.00 USD',
+    });
+    // A quote reserves nothing: the ledger is unchanged.
+    expect(await prisma.ledgerEntry.count({ where: { clientId } })).toBe(1);
+  });
+});

@@ -1,0 +1,62 @@
+import type { HostnameEntry } from './hostname-collector';
+import { budgetExhausted } from './provider-error';
+import type { RetryPolicy } from './retry';
+
+/** A certificate-transparency search service (crt.sh, Cert Spotter). */
+export interface CtProvider {
+  /** Name reported in CrtResult.provider and in error messages: `crt.sh`, `certspotter`. */
+  readonly name: string;
+  /**
+   * Every hostname of `apex` (the apex and names under it) the provider knows, with its earliest
+   * time. Throws ProviderError when the provider gave no usable answer within `budget`; anything
+   * else it throws is a bug or the job's signal.
+   */
+  fetchHostnames(apex: string, budget: ProviderBudget): Promise<ProviderAnswer>;
+}
+
+/** The time a provider may take, cut from the run's deadline (providers.ts splits it). */
+export interface ProviderBudget {
+  /** Epoch ms: no attempt runs past it. */
+  deadline: number;
+  /** The job's signal (cancellation, worker shutdown). */
+  signal: AbortSignal;
+}
+
+export interface ProviderAnswer {
+  provider: string;
+  /** Distinct hostnames of the apex with their earliest time, sorted by hostname. */
+  entries: HostnameEntry[];
+  /** The answer was cut (byte cap, or Cert Spotter's page cap): more hostnames may exist. */
+  truncated: boolean;
+  /** bytes read from the provider (decompressed), for logs. */
+  bytes: number;
+}
+
+/** What every provider client is built with (from the worker's env). */
+export interface ProviderSettings {
+  baseUrl: string;
+  /** ms: one HTTP attempt (CRT_PROVIDER_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** bytes: cap on one answer (CRT_PROVIDER_MAX_BYTES; Cert Spotter: all its pages together). */
+  maxBytes: number;
+  retry: RetryPolicy;
+  /** Jitter source (tests); default Math.random. */
+  random?: () => number;
+  /** Clock (tests); default Date.now. */
+  now?: () => number;
+}
+
+/** Sent on every provider request: identifies us to providers that rate-limit by client. */
+export const USER_AGENT = 'capability-service-crt/0.1 (+certificate-transparency lookups)';
+
+/** `base` without trailing slashes, so `${base}/path` never has `//`. */
+export function trimBase(base: string): string {
+  return base.replace(/\/+$/, '');
+}
+
+/** ms for the next attempt: the per-attempt timeout, cut to what is left of the budget. */
+export function attemptTimeoutMs(settings: ProviderSettings, budget: ProviderBudget): number {
+  const left = budget.deadline - (settings.now ?? Date.now)();
+  if (left <= 0) throw budgetExhausted();
+  return Math.min(settings.timeoutMs, left);
+}
