@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { durationMs, oneOf, type PortOptions, pathVar, port, urlVar } from './helpers';
+import { durationMs, intInRange, oneOf, type PortOptions, pathVar, port, urlVar } from './helpers';
 
 /**
  * Reusable pieces of a service's env schema: spread them into `z.object({...})` in the service's
@@ -28,6 +28,9 @@ export const redisEnv = {
 
 export const databaseEnv = {
   DATABASE_URL: urlVar(['postgres:', 'postgresql:']),
+  // PostgreSQL connections one process may hold (pg Pool `max`, node-postgres's default 10). Raise it
+  // where many requests wait on the database at once; mind the server's max_connections (100).
+  DATABASE_POOL_MAX: intInRange(1, 1_000, 10),
 };
 
 /**

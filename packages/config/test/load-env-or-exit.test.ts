@@ -24,7 +24,11 @@ describe('loadEnvOrExit', () => {
   test('returns the parsed environment when it is valid', () => {
     const result = run({ DATABASE_URL: 'postgres://localhost/db', PORT: '9000' });
     expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout)).toEqual({ DATABASE_URL: 'postgres://localhost/db', PORT: 9000 });
+    expect(JSON.parse(result.stdout)).toEqual({
+      DATABASE_URL: 'postgres://localhost/db',
+      DATABASE_POOL_MAX: 10,
+      PORT: 9000,
+    });
   });
 
   test('prints the message to stderr and exits 1 when it is not', () => {

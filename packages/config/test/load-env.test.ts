@@ -42,9 +42,21 @@ describe('loadEnv', () => {
       BUS_PREFIX: 'svc',
       RPC_TIMEOUT_MS: 3000,
       DATABASE_URL,
+      DATABASE_POOL_MAX: 10,
       HEALTH_PORT: 9101,
       PORT: 8080,
     });
+  });
+
+  test('DATABASE_POOL_MAX is a whole number 1..1000', () => {
+    expect(
+      loadEnv(ServiceEnv, { DATABASE_URL, HEALTH_PORT: '9101', DATABASE_POOL_MAX: '32' }).DATABASE_POOL_MAX,
+    ).toBe(32);
+    for (const bad of ['0', '1001', '2.5', 'ten']) {
+      expect(() =>
+        loadEnv(ServiceEnv, { DATABASE_URL, HEALTH_PORT: '9101', DATABASE_POOL_MAX: bad }),
+      ).toThrow(/DATABASE_POOL_MAX/);
+    }
   });
 
   test('reads given values', () => {

@@ -47,7 +47,7 @@ runService({
     // 202), public HTTP (stop accepting, finish in-flight), then the health server, the event
     // subscription, the bus, and Prisma last.
     const closables: Closable[] = [];
-    const prisma = createPrismaClient(env.DATABASE_URL);
+    const prisma = createPrismaClient(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
     closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
     const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
     closables.push({ name: 'bus', close: () => bus.close() });

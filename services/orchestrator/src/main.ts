@@ -24,7 +24,7 @@ runService({
   // dispatcher (its sweep in progress ends), bus, Prisma.
   start: async () => {
     const closables: Closable[] = [];
-    const prisma = createPrismaClient(env.DATABASE_URL);
+    const prisma = createPrismaClient(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
     closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
     const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
     closables.push({ name: 'bus', close: () => bus.close() });

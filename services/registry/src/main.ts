@@ -18,7 +18,7 @@ runService({
   start: async () => {
     // Creation order; runService closes in reverse: HTTP, then the RPC responder, then the bus, then Prisma.
     const closables: Closable[] = [];
-    const prisma = createPrismaClient(env.DATABASE_URL);
+    const prisma = createPrismaClient(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
     closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
     const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
     closables.push({ name: 'bus', close: () => bus.close() });

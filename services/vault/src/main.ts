@@ -19,7 +19,7 @@ runService({
   // Creation order; closed in reverse: health server, RPC responder, bus, Prisma.
   start: async () => {
     // PostgreSQL is a readiness dependency already: the service's own schema comes with its issue.
-    const prisma = createPrismaClient(env.DATABASE_URL);
+    const prisma = createPrismaClient(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
     const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
     const rpc = serveRpc(bus, SERVICE, vaultHandlers());
     const health = await startHealthServer({

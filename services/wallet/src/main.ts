@@ -17,7 +17,7 @@ runService({
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   // Creation order; closed in reverse: health server, RPC responder, bus, Prisma.
   start: async () => {
-    const prisma = createPrismaClient(env.DATABASE_URL);
+    const prisma = createPrismaClient(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
     const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
     const rpc = serveRpc(bus, SERVICE, walletHandlers({ prisma, quoteTtlMs: env.QUOTE_TTL_MS }));
     const health = await startHealthServer({
