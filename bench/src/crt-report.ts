@@ -127,7 +127,7 @@ export function formatCrtReport(phases: readonly CrtPhase[], info: CrtReportInfo
       "finished→recorded  = the worker's `completed` report through runs.report until the orchestrator",
       '                     stored it (updated_at);',
       'gateway ≈          = client p50 − created→recorded p50: auth, validation, the startCrtRun RPC',
-      '                     hop before the insert, run.finished → getRun → the answer.',
+      '                     hop before the insert, run.finished (carrying the run) → the answer.',
     ].join('\n'),
   ].join('\n');
 }

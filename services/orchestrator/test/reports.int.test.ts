@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MAX_EVENT_RUN_BYTES } from '../src/domain/run-finished';
 import { crtResult, eventually, type InProcessHarness, startInProcessHarness } from './harness';
 
 // The orchestrator's RPC handlers and report consumer run in this process; the wallet is a real
@@ -36,6 +37,36 @@ describe('runs.report', () => {
     expect(completed).toMatchObject({ status: 'completed', started_at: at(1), finished_at: at(2), result });
     expect(await h.prisma.run.findUniqueOrThrow({ where: { id } })).toMatchObject({ metrics, attempts: 1 });
     await eventually(() => h.finished.some((event) => event.run_id === id && event.status === 'completed'));
+    // The event carries the owner and the very record getRun returns (the gateway skips its getRun).
+    expect(h.finished.find((event) => event.run_id === id)).toEqual({
+      run_id: id,
+      status: 'completed',
+      client_id: clientId,
+      run: completed,
+    });
+  });
+
+  it('omits the record from run.finished when it is larger than MAX_EVENT_RUN_BYTES', async () => {
+    const clientId = randomUUID();
+    const { run } = await h.start(clientId);
+    const id = run.run_id;
+    const result = { ...crtResult('example.com'), summary: 'x'.repeat(MAX_EVENT_RUN_BYTES) };
+    await expect(
+      h.report({ event: 'completed', run_id: id, attempt: 1, at: at(2), result }),
+    ).resolves.toEqual({
+      applied: true,
+    });
+    await eventually(() => h.finished.some((event) => event.run_id === id));
+    expect(h.finished.find((event) => event.run_id === id)).toEqual({
+      run_id: id,
+      status: 'completed',
+      client_id: clientId,
+    });
+    // Stored whole all the same: the gateway loads it with getRun.
+    await expect(h.orchestrator.call('getRun', { client_id: clientId, run_id: id })).resolves.toMatchObject({
+      status: 'completed',
+      result,
+    });
   });
 
   it('ignores a started that arrives after completed, and a redelivered completed only re-announces', async () => {
@@ -63,8 +94,12 @@ describe('runs.report', () => {
       h.report({ event: 'completed', run_id: id, attempt: 1, at: at(9), result: other }, 'redelivered'),
     ).resolves.toEqual({ applied: false });
     await eventually(() => announced() > before);
-    // The first result and finish time stand.
+    // The first result and finish time stand, and the re-announcement carries them too.
     expect(await h.prisma.run.findUniqueOrThrow({ where: { id } })).toEqual({ ...stored });
+    const record = await h.orchestrator.call('getRun', { client_id: clientId, run_id: id });
+    expect(record).toMatchObject({ result, finished_at: at(5) });
+    const events = h.finished.filter((event) => event.run_id === id);
+    expect(events.at(-1)).toEqual({ run_id: id, status: 'completed', client_id: clientId, run: record });
   });
 
   it('goes through retrying to a failed run with its error', async () => {
@@ -94,6 +129,12 @@ describe('runs.report', () => {
     expect(failed).not.toHaveProperty('result');
     expect((await h.prisma.run.findUniqueOrThrow({ where: { id } })).attempts).toBe(2);
     await eventually(() => h.finished.some((event) => event.run_id === id && event.status === 'failed'));
+    expect(h.finished.find((event) => event.run_id === id)).toEqual({
+      run_id: id,
+      status: 'failed',
+      client_id: clientId,
+      run: failed,
+    });
   });
 
   it('fails the run instead of storing a result that breaks CrtResult', async () => {

@@ -1,4 +1,4 @@
-import { RunState, Uuid } from '@svc/contracts';
+import { RunRecord, RunState, Uuid } from '@svc/contracts';
 import { z } from 'zod';
 
 /**
@@ -19,10 +19,19 @@ export const eventCatalog = {
   }),
   /**
    * A run reached a terminal state (completed, failed, cancelled) and the orchestrator has stored
-   * it. A hint for whoever waits on the run (the gateway's synchronous crt answer): it reloads the
-   * run; waiters also poll, since pub/sub can lose this message.
+   * it. A hint for whoever waits on the run (the gateway's synchronous crt answer); waiters also
+   * poll, since pub/sub can lose this message.
+   * `run` is the stored record as `orchestrator.getRun` returns it, with `client_id` its owner: a
+   * waiter of that client may settle with it instead of reloading the run. Both optional (older
+   * publishers, and records too large to publish, omit them): without them a waiter reloads the run.
    */
-  'run.finished': z.object({ run_id: Uuid, status: RunState }),
+  'run.finished': z.object({
+    run_id: Uuid,
+    status: RunState,
+    /** The owner of the run: a record is only ever handed to waiters of this client. */
+    client_id: Uuid.optional(),
+    run: RunRecord.optional(),
+  }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type EventCatalog = typeof eventCatalog;

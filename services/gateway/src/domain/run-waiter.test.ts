@@ -3,6 +3,7 @@ import { ServiceUnavailableError } from '@svc/errors';
 import { RunWaiter, type RunWaiterOptions } from './run-waiter';
 
 const CLIENT = '5f0c7a62-3c39-4f4e-9a55-0d3c6f0e8a11';
+const OTHER_CLIENT = '0a9b8c7d-6e5f-4a3b-9c2d-1e0f2a3b4c5d';
 const RUN = '3e1c9b7a-2f4d-4c8e-9a1b-6d5f4e3c2b1a';
 // ms: a poll interval no test outlives, so whatever settles a waiter there was not a poll.
 const NEVER = 3_600_000;
@@ -67,17 +68,71 @@ describe('RunWaiter', () => {
     expect(waiter.size).toBe(0);
   });
 
-  it('event first: a run that finished before the waiter registered is found by the check after registering', async () => {
-    // The orchestrator already says completed (its run.finished went out before we subscribed).
-    const runs = fakeRuns('completed');
+  it('settles with the record an event carries, without any getRun', async () => {
+    const runs = fakeRuns('queued');
     const waiter = newWaiter({ getRun: runs.getRun, pollIntervalMs: NEVER });
-    const result = await waiter.wait(CLIENT, record('queued'), { timeoutMs: WAIT_MS });
-    expect(result.status).toBe('completed');
-    expect(runs.state.clients).toEqual([CLIENT]);
+    const waiting = waiter.wait(CLIENT, record('queued'), { timeoutMs: WAIT_MS });
+    await settleMicrotasks();
+    expect(waiter.size).toBe(1);
+    const done = { ...record('completed'), result: { count: 1 } };
+    waiter.notify({ run_id: RUN, status: 'completed', client_id: CLIENT, run: done });
+    await expect(waiting).resolves.toBe(done);
+    expect(runs.state.calls).toBe(0);
     expect(waiter.size).toBe(0);
   });
 
-  it('wakes on run.finished without waiting for a poll', async () => {
+  it('does not hand a record to a waiter of another client', async () => {
+    const runs = fakeRuns('queued');
+    const waiter = newWaiter({ getRun: runs.getRun, pollIntervalMs: NEVER });
+    const waiting = waiter.wait(CLIENT, record('queued'), { timeoutMs: WAIT_MS });
+    await settleMicrotasks();
+    waiter.notify({ run_id: RUN, status: 'completed', client_id: OTHER_CLIENT, run: record('completed') });
+    await settleMicrotasks();
+    expect(waiter.size).toBe(1);
+    // Nor later, from the map of recently finished runs.
+    const second = waiter.wait(CLIENT, record('queued'), { timeoutMs: WAIT_MS });
+    expect(waiter.size).toBe(2);
+    waiter.close();
+    await expect(Promise.all([waiting, second])).resolves.toEqual([
+      expect.objectContaining({ status: 'queued' }),
+      expect.objectContaining({ status: 'queued' }),
+    ]);
+    expect(runs.state.calls).toBe(0);
+  });
+
+  it('event first: a run whose event came before the waiter registered settles from the recent map', async () => {
+    const runs = fakeRuns('queued'); // getRun would say queued: only the event knows the end
+    const waiter = newWaiter({ getRun: runs.getRun, pollIntervalMs: NEVER });
+    const done = record('failed');
+    waiter.notify({ run_id: RUN, status: 'failed', client_id: CLIENT, run: done });
+    await expect(waiter.wait(CLIENT, record('queued'), { timeoutMs: WAIT_MS })).resolves.toBe(done);
+    expect(runs.state.calls).toBe(0);
+    expect(waiter.size).toBe(0);
+  });
+
+  it('event first without a record: reloads the run at once instead of waiting for a poll', async () => {
+    const runs = fakeRuns('completed');
+    const waiter = newWaiter({ getRun: runs.getRun, pollIntervalMs: NEVER });
+    waiter.notify({ run_id: RUN, status: 'completed', client_id: CLIENT }); // record too large
+    const result = await waiter.wait(CLIENT, record('queued'), { timeoutMs: WAIT_MS });
+    expect(result.status).toBe('completed');
+    expect(runs.state.clients).toEqual([CLIENT]);
+  });
+
+  it('without an event, registering loads nothing: the first getRun is the poll', async () => {
+    jest.useFakeTimers();
+    const runs = fakeRuns('completed');
+    const waiter = newWaiter({ getRun: runs.getRun, pollIntervalMs: 1_000 });
+    const waiting = waiter.wait(CLIENT, record('queued'), { timeoutMs: 60_000 });
+    await jest.advanceTimersByTimeAsync(999);
+    expect(runs.state.calls).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
+    await expect(waiting).resolves.toMatchObject({ status: 'completed' });
+    expect(runs.state.calls).toBe(1);
+    expect(jest.getTimerCount()).toBe(0);
+  });
+
+  it('an event without a record still wakes the waiter through getRun', async () => {
     const runs = fakeRuns('queued');
     const waiter = newWaiter({ getRun: runs.getRun, pollIntervalMs: NEVER });
     const waiting = waiter.wait(CLIENT, record('queued'), { timeoutMs: WAIT_MS });
@@ -86,7 +141,58 @@ describe('RunWaiter', () => {
     runs.state.status = 'failed';
     waiter.notify({ run_id: RUN });
     await expect(waiting).resolves.toMatchObject({ run_id: RUN, status: 'failed' });
+    expect(runs.state.clients).toEqual([CLIENT]);
     expect(waiter.size).toBe(0);
+  });
+
+  it('forgets finished runs past the entry cap, oldest first', async () => {
+    const runs = fakeRuns('queued');
+    const waiter = newWaiter({
+      getRun: runs.getRun,
+      pollIntervalMs: NEVER,
+      recentFinished: { maxEntries: 2 },
+    });
+    const ids = [RUN, '9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', '1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a'];
+    for (const id of ids)
+      waiter.notify({ run_id: id, status: 'completed', client_id: CLIENT, run: record('completed', id) });
+    // The two newest settle at once from the map.
+    await expect(
+      waiter.wait(CLIENT, record('queued', ids[1]), { timeoutMs: WAIT_MS }),
+    ).resolves.toMatchObject({
+      status: 'completed',
+    });
+    await expect(
+      waiter.wait(CLIENT, record('queued', ids[2]), { timeoutMs: WAIT_MS }),
+    ).resolves.toMatchObject({
+      status: 'completed',
+    });
+    // The oldest was evicted: its waiter waits (for a poll that never comes here).
+    const oldest = waiter.wait(CLIENT, record('queued', RUN), { timeoutMs: WAIT_MS });
+    expect(waiter.size).toBe(1);
+    waiter.close();
+    await expect(oldest).resolves.toMatchObject({ status: 'queued' });
+    expect(runs.state.calls).toBe(0);
+  });
+
+  it('forgets finished runs after the TTL', async () => {
+    jest.useFakeTimers();
+    const runs = fakeRuns('queued');
+    const waiter = newWaiter({
+      getRun: runs.getRun,
+      pollIntervalMs: NEVER,
+      recentFinished: { ttlMs: 30_000 },
+    });
+    waiter.notify({ run_id: RUN, status: 'completed', client_id: CLIENT, run: record('completed') });
+    jest.advanceTimersByTime(29_999);
+    await expect(waiter.wait(CLIENT, record('queued'), { timeoutMs: WAIT_MS })).resolves.toMatchObject({
+      status: 'completed',
+    });
+    jest.advanceTimersByTime(1);
+    const late = waiter.wait(CLIENT, record('queued'), { timeoutMs: WAIT_MS });
+    expect(waiter.size).toBe(1);
+    waiter.close();
+    await expect(late).resolves.toMatchObject({ status: 'queued' });
+    expect(runs.state.calls).toBe(0);
   });
 
   it('ignores events of other runs', async () => {
@@ -108,7 +214,7 @@ describe('RunWaiter', () => {
     const waiter = newWaiter({ getRun: runs.getRun, pollIntervalMs: 1_000 });
     const waiting = waiter.wait(CLIENT, record('queued'), { timeoutMs: 60_000 });
     await jest.advanceTimersByTimeAsync(2_500);
-    expect(runs.state.calls).toBe(3); // right after registering, then at 1 s and 2 s
+    expect(runs.state.calls).toBe(2); // at 1 s and 2 s
     runs.state.status = 'running';
     await jest.advanceTimersByTimeAsync(1_000);
     runs.state.status = 'completed'; // no notify(): the event was lost
@@ -144,7 +250,7 @@ describe('RunWaiter', () => {
       onPollError: (error) => errors.push(error),
     });
     const waiting = waiter.wait(CLIENT, record('queued'), { timeoutMs: 60_000 });
-    await jest.advanceTimersByTimeAsync(2_000);
+    await jest.advanceTimersByTimeAsync(3_000); // polls at 1 s and 2 s fail, the one at 3 s answers
     await expect(waiting).resolves.toMatchObject({ status: 'completed' });
     expect(errors).toHaveLength(2);
     expect(errors[0]).toBeInstanceOf(ServiceUnavailableError);
@@ -157,8 +263,7 @@ describe('RunWaiter', () => {
     const second = waiter.wait(CLIENT, record('queued'), { timeoutMs: WAIT_MS });
     await settleMicrotasks();
     expect(waiter.size).toBe(2);
-    runs.state.status = 'completed';
-    waiter.notify({ run_id: RUN });
+    waiter.notify({ run_id: RUN, status: 'completed', client_id: CLIENT, run: record('completed') });
     await expect(Promise.all([first, second])).resolves.toEqual([
       expect.objectContaining({ status: 'completed' }),
       expect.objectContaining({ status: 'completed' }),
@@ -192,7 +297,9 @@ describe('RunWaiter', () => {
     const runs = fakeRuns('running');
     const waiter = newWaiter({ getRun: runs.getRun, pollIntervalMs: NEVER });
     const waiting = waiter.wait(CLIENT, record('queued'), { timeoutMs: WAIT_MS });
+    waiter.notify({ run_id: RUN }); // an event without a record: getRun says running
     await settleMicrotasks();
+    expect(runs.state.calls).toBe(1);
     waiter.close();
     await expect(waiting).resolves.toMatchObject({ status: 'running' });
     const later = record('queued');

@@ -1,11 +1,15 @@
-import { isTerminalRunState, type RunRecord } from '@svc/contracts';
+import { isTerminalRunState, type RunRecord, type RunState } from '@svc/contracts';
+import { type RecentFinishedOptions, RecentFinishedRuns } from './run-waiter-recent';
 
 /**
  * Waits for runs to reach a terminal state, so `POST /api/capabilities/crt/run` can answer with the
  * result (design "Flow" step 5). Two sources, because Redis pub/sub is lossy (eventCatalog):
- * - the orchestrator's `run.finished` event (main.ts feeds it to notify()): the fast path;
- * - a `getRun` poll every `pollIntervalMs`, plus one check right after registering, which closes the
- *   race with an event published before the waiter existed.
+ * - the orchestrator's `run.finished` event (main.ts feeds it to notify()): the fast path. When it
+ *   carries the stored record and its owner, the owner's waiters settle with it, no getRun; else
+ *   they reload the run with getRun;
+ * - a `getRun` poll every `pollIntervalMs`, for a lost event.
+ * Every event is also remembered for a while (RecentFinishedRuns), which closes the race with an event
+ * that arrives before the waiter exists (see wait()).
  * At the deadline the wait gives up and returns the last record it saw (the route answers 202).
  *
  * Waiters of the same (client, run) share one watch: one poll per interval however many requests
@@ -25,6 +29,18 @@ export interface RunWaiterOptions {
   readonly maxWaiters?: number;
   /** Told about failed polls (they are retried on the next interval). */
   readonly onPollError?: (error: unknown, runId: string) => void;
+  /** Bounds of the map of recently finished runs (defaults: 30 s, 10,000 runs). */
+  readonly recentFinished?: RecentFinishedOptions;
+}
+
+/** A `run.finished` event as notify() reads it (the bus's EventPayload<'run.finished'> fits). */
+export interface RunFinishedNotice {
+  readonly run_id: string;
+  readonly status?: RunState;
+  /** The owner of the run; a record is only handed to this client's waiters. */
+  readonly client_id?: string | undefined;
+  /** The stored record; absent from older publishers and when too large to publish. */
+  readonly run?: RunRecord | undefined;
 }
 
 export interface WaitOptions {
@@ -70,6 +86,7 @@ export class RunWaiter implements RunWaiting {
   private readonly onPollError: ((error: unknown, runId: string) => void) | undefined;
   /** run_id → client_id → watch. */
   private readonly watches = new Map<string, Map<string, Watch>>();
+  private readonly recent: RecentFinishedRuns;
   private waiterCount = 0;
   private closed = false;
 
@@ -79,6 +96,7 @@ export class RunWaiter implements RunWaiting {
     this.pollIntervalMs = options.pollIntervalMs;
     this.maxWaiters = options.maxWaiters ?? DEFAULT_MAX_WAITERS;
     this.onPollError = options.onPollError;
+    this.recent = new RecentFinishedRuns(options.recentFinished);
   }
 
   /** Requests waiting right now (for tests and metrics). */
@@ -91,11 +109,20 @@ export class RunWaiter implements RunWaiting {
       isTerminalRunState(run.status) ||
       this.closed ||
       options.timeoutMs <= 0 ||
-      options.signal?.aborted === true ||
-      this.waiterCount >= this.maxWaiters
+      options.signal?.aborted === true
     ) {
       return Promise.resolve(run);
     }
+    // The race with the event: the run may have finished, and its run.finished arrived, between the
+    // orchestrator's answer and this call, when no watch existed yet. notify() records every event
+    // in `recent` whether or not anybody waits, and this lookup and the registration below happen
+    // in one synchronous step, so each event is seen either here or by the watch (nothing in
+    // between). A lost event is covered by the poll.
+    const note = this.recent.lookup(run.run_id);
+    const known = note?.clientId === clientId ? note.run : undefined;
+    if (known !== undefined) return Promise.resolve(known);
+    if (this.waiterCount >= this.maxWaiters) return Promise.resolve(run);
+    const fresh = !this.watches.get(run.run_id)?.has(clientId);
     const watch = this.watchFor(clientId, run);
     return new Promise<RunRecord>((resolve) => {
       let deadline: NodeJS.Timeout | undefined;
@@ -114,17 +141,36 @@ export class RunWaiter implements RunWaiting {
       this.waiterCount += 1;
       deadline = setTimeout(() => waiter.settle(watch.last), options.timeoutMs);
       options.signal?.addEventListener('abort', onAbort, { once: true });
-      // The check right after registering: the run may have finished (and its event gone by) between
-      // the orchestrator's answer and now.
-      this.check(watch);
+      if (!fresh) return; // the shared watch polls already
+      // An event without a usable record went by before we registered: reload now. Otherwise the
+      // first poll comes after one interval.
+      if (note !== undefined && (note.clientId === undefined || note.clientId === clientId))
+        this.check(watch);
+      else this.schedulePoll(watch);
     });
   }
 
-  /** The `run.finished` handler: every watch of that run reloads it now. */
-  notify(event: { readonly run_id: string }): void {
+  /**
+   * The `run.finished` handler. An event with the final record and its owner settles that client's
+   * watch with it (no getRun); any other watch of the run reloads it now. Every event is remembered
+   * for waiters that register later (wait()).
+   */
+  notify(event: RunFinishedNotice): void {
+    const run =
+      event.client_id !== undefined &&
+      event.run !== undefined &&
+      event.run.run_id === event.run_id &&
+      isTerminalRunState(event.run.status)
+        ? event.run
+        : undefined;
+    this.recent.remember(event.run_id, { clientId: event.client_id, run });
     const byClient = this.watches.get(event.run_id);
     if (byClient === undefined) return;
-    for (const watch of byClient.values()) this.check(watch);
+    for (const watch of [...byClient.values()]) {
+      if (run !== undefined && watch.clientId === event.client_id) this.settleAll(watch, run);
+      else if (run === undefined) this.check(watch);
+      // A record of another client: not for this watch (its getRun would answer 404); it polls on.
+    }
   }
 
   /** Releases every waiter with its last record (shutdown: the routes answer 202) and stops polling. */
@@ -184,14 +230,25 @@ export class RunWaiter implements RunWaiting {
       watch.checking = false;
       if (watch.done) return;
       if (isTerminalRunState(watch.last.status)) {
-        for (const waiter of [...watch.waiters]) waiter.settle(watch.last);
+        this.settleAll(watch, watch.last);
       } else if (watch.recheck) {
         watch.recheck = false;
         this.check(watch);
       } else {
-        watch.pollTimer = setTimeout(() => this.check(watch), this.pollIntervalMs);
+        this.schedulePoll(watch);
       }
     });
+  }
+
+  private schedulePoll(watch: Watch): void {
+    clearTimeout(watch.pollTimer);
+    watch.pollTimer = setTimeout(() => this.check(watch), this.pollIntervalMs);
+  }
+
+  /** Settles every waiter of the watch with `run` (the last one's settle unwatches it). */
+  private settleAll(watch: Watch, run: RunRecord): void {
+    watch.last = run;
+    for (const waiter of [...watch.waiters]) waiter.settle(run);
   }
 
   private async load(watch: Watch): Promise<void> {

@@ -3,7 +3,8 @@ import { CrtResult, type RunError, RunState } from '@svc/contracts';
 import { Prisma, type PrismaClient } from '@svc/db';
 import { formatZodError } from '@svc/errors';
 import type { Logger } from '@svc/log';
-import type { z } from 'zod';
+import { z } from 'zod';
+import type { StoredRun } from './run-finished';
 import { type ReportEvent, TRANSITIONS } from './transitions';
 
 /** What applying one report did. */
@@ -12,6 +13,8 @@ export interface ReportOutcome {
   applied: boolean;
   /** The run's state after the report; undefined when no such run exists. */
   status: RunState | undefined;
+  /** The run as stored after the report (what `run.finished` announces); undefined when no such run. */
+  run: StoredRun | undefined;
 }
 
 /** Result schema per capability: a result that breaks it is never stored or shown (spec §2.6). */
@@ -32,7 +35,7 @@ export async function applyReport(
 ): Promise<ReportOutcome> {
   const at = new Date(report.at);
   const attempts = Prisma.sql`attempts = GREATEST(attempts, ${report.attempt}::int)`;
-  let moved: RunState | undefined;
+  let moved: StoredRun | undefined;
   switch (report.event) {
     case 'started':
       moved = await transition(prisma, report.run_id, 'started', Prisma.sql`started_at = ${at}, ${attempts}`);
@@ -68,11 +71,13 @@ export async function applyReport(
       moved = await fail(prisma, report.run_id, report.error, report.metrics, at, attempts);
       break;
   }
-  if (moved !== undefined) return { applied: true, status: moved };
-  const current = await prisma.run.findUnique({ where: { id: report.run_id }, select: { status: true } });
+  if (moved !== undefined) return { applied: true, status: moved.status, run: moved };
+  // Not moved: late, repeated or unknown. The whole row, since a redelivered final report announces
+  // the run again.
+  const current = await prisma.run.findUnique({ where: { id: report.run_id } });
   if (!current)
     logger.warn({ run_id: report.run_id, event: report.event }, 'report for an unknown run dropped');
-  return { applied: false, status: current?.status };
+  return { applied: false, status: current?.status, run: current ?? undefined };
 }
 
 function fail(
@@ -82,7 +87,7 @@ function fail(
   metrics: unknown,
   at: Date,
   attempts: Prisma.Sql,
-): Promise<RunState | undefined> {
+): Promise<StoredRun | undefined> {
   return transition(
     prisma,
     runId,
@@ -93,26 +98,60 @@ function fail(
   );
 }
 
+/** What `transition` reads back: the columns of a RunRecord and the owner (raw SQL: snake_case). */
+const ReturnedRow = z
+  .object({
+    id: z.string(),
+    client_id: z.string(),
+    status: RunState,
+    slug: z.string(),
+    client_type: z.string(),
+    quote_id: z.string().nullable(),
+    created_at: z.date(),
+    updated_at: z.date(),
+    started_at: z.date().nullable(),
+    finished_at: z.date().nullable(),
+    result: z.unknown(),
+    error: z.unknown(),
+  })
+  .transform(
+    (row): StoredRun => ({
+      id: row.id,
+      clientId: row.client_id,
+      status: row.status,
+      slug: row.slug,
+      clientType: row.client_type,
+      quoteId: row.quote_id,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      startedAt: row.started_at,
+      finishedAt: row.finished_at,
+      result: row.result,
+      error: row.error,
+    }),
+  );
+
 /**
- * `UPDATE … SET status = <to>, <set> WHERE id = … AND status IN (<from>)`: the new state when the
- * run moved, undefined when it was in no state the event applies from (or does not exist).
+ * `UPDATE … SET status = <to>, <set> WHERE id = … AND status IN (<from>)`: the run as stored after
+ * the move (RETURNING, so announcing it costs no second query), undefined when it was in no state
+ * the event applies from (or does not exist).
  */
 async function transition(
   prisma: PrismaClient,
   runId: string,
   event: ReportEvent,
   set: Prisma.Sql,
-): Promise<RunState | undefined> {
+): Promise<StoredRun | undefined> {
   const { to, from } = TRANSITIONS[event];
   const rows = await prisma.$queryRaw<unknown[]>`
     UPDATE orchestrator.runs
     SET status = ${to}::orchestrator.run_status, ${set}, updated_at = now()
     WHERE id = ${runId}::uuid
       AND status IN (${Prisma.join(from.map((state) => Prisma.sql`${state}::orchestrator.run_status`))})
-    RETURNING status::text AS status`;
+    RETURNING id::text AS id, client_id::text AS client_id, status::text AS status, slug, client_type,
+      quote_id::text AS quote_id, created_at, updated_at, started_at, finished_at, result, error`;
   const row = rows[0];
-  if (row === undefined) return undefined;
-  return RunState.parse(typeof row === 'object' && row !== null && 'status' in row ? row.status : undefined);
+  return row === undefined ? undefined : ReturnedRow.parse(row);
 }
 
 /** Why `result` cannot be stored for a run of `slug`, or undefined when it can. */

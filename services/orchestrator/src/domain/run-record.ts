@@ -5,11 +5,32 @@ import type { Run } from '@svc/db';
 const UNKNOWN_ERROR: RunError = { code: 'internal', message: 'internal error' };
 
 /**
+ * The columns a RunRecord is made of: a whole `Run`, or the row an UPDATE … RETURNING gave back
+ * (reports.ts). `result` and `error` are checked here, so any stored JSON will do.
+ */
+export interface RunRecordRow
+  extends Pick<
+    Run,
+    | 'id'
+    | 'status'
+    | 'slug'
+    | 'clientType'
+    | 'quoteId'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'startedAt'
+    | 'finishedAt'
+  > {
+  readonly result: unknown;
+  readonly error: unknown;
+}
+
+/**
  * Row → wire (docs/decisions.md C6). Timestamps as RFC 3339 UTC (`toISOString`), null while unset;
  * `result` only once completed, `error` only once failed, so a client never sees a half-written
  * result next to a non-final status.
  */
-export function toRunRecord(row: Run): RunRecord {
+export function toRunRecord(row: RunRecordRow): RunRecord {
   const record: RunRecord = {
     run_id: row.id,
     status: row.status,

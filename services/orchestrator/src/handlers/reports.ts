@@ -3,6 +3,7 @@ import { isTerminalRunState } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import { applyReport } from '../domain/reports';
+import { runFinishedEvent } from '../domain/run-finished';
 import { runFinishedPublisher } from './bus-ports';
 
 /**
@@ -19,7 +20,7 @@ export interface ReportConsumerDeps {
 
 /**
  * Consumes `runs.report` (workers → orchestrator). After a report, a final run is announced with
- * `run.finished`, also when it was final already: a redelivered report means the first publish may
+ * `run.finished` (owner and stored record included, runFinishedEvent), also when it was final already: a redelivered report means the first publish may
  * not have happened (the process died between the UPDATE and the publish). A publish failure fails
  * the job, and BullMQ retries it (the UPDATE is then a no-op).
  */
@@ -30,8 +31,9 @@ export function consumeRunReports(deps: ReportConsumerDeps): JobProcessor {
     'runs.report',
     async (report) => {
       const outcome = await applyReport(deps.prisma, report, deps.logger);
-      if (outcome.status !== undefined && isTerminalRunState(outcome.status)) {
-        await publishFinished({ run_id: report.run_id, status: outcome.status });
+      if (outcome.run !== undefined && isTerminalRunState(outcome.run.status)) {
+        // With the owner and the stored record: the waiting gateway answers without a getRun.
+        await publishFinished(runFinishedEvent(outcome.run));
       }
       return { applied: outcome.applied };
     },
