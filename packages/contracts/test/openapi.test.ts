@@ -139,6 +139,13 @@ describe('buildOpenApiDocument', () => {
     expect(get(run, 'responses', '202', 'content', 'application/json', 'schema', '$ref')).toBe(
       '#/components/schemas/RunStatusResponse',
     );
+    // The headers a client may rely on: the replay marker and where to poll a run still in progress.
+    expect(get(run, 'responses', '200', 'headers', 'Idempotent-Replayed', 'schema')).toMatchObject({
+      type: 'string',
+      const: 'true',
+    });
+    expect(get(run, 'responses', '200', 'headers', 'Idempotent-Replayed', 'required')).toBeUndefined();
+    expect(get(run, 'responses', '202', 'headers', 'Location', 'required')).toBe(true);
     expect(get(run, 'responses', '502', 'description')).toEqual(expect.stringContaining('provider'));
     expect(get(run, 'responses', '415', 'description')).toEqual(expect.stringContaining('application/json'));
   });

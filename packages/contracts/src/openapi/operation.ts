@@ -40,13 +40,16 @@ export interface ApiOperation {
   auth: { kind: 'public' } | { kind: 'key'; scopes: readonly Scope[] };
   params?: ZodOpenApiParameters;
   body?: { schema: z.ZodType; description?: string };
-  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType };
+  /** `headers`: response headers the client may rely on, as a zod object (header name → schema). */
+  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType; headers?: z.ZodObject };
   /**
    * Responses with a body other than ErrorResponse: a second success status (the crt run answers
    * 202 when it outlives the wait) or an error status with its own body (/readyz answers 503 with
    * its report).
    */
-  otherResponses?: Partial<Record<ErrorStatus | 202, { description: string; schema: z.ZodType }>>;
+  otherResponses?: Partial<
+    Record<ErrorStatus | 202, { description: string; schema: z.ZodType; headers?: z.ZodObject }>
+  >;
   errors: readonly ErrorStatus[];
 }
 
@@ -62,6 +65,7 @@ export function toOpenApiOperation(op: ApiOperation): ZodOpenApiOperationObject 
     [`${op.success.status}`]: {
       description: op.success.description,
       content: { 'application/json': { schema: op.success.schema } },
+      ...(op.success.headers ? { headers: op.success.headers } : {}),
     },
   };
   for (const status of op.errors) {
@@ -77,6 +81,7 @@ export function toOpenApiOperation(op: ApiOperation): ZodOpenApiOperationObject 
     responses[`${status}`] = {
       description: response.description,
       content: { 'application/json': { schema: response.schema } },
+      ...(response.headers ? { headers: response.headers } : {}),
     };
   }
   const authText = op.auth.kind === 'public' ? 'No authentication.' : scopeSentence(op.auth.scopes);

@@ -34,12 +34,21 @@ export const runOperations: readonly ApiOperation[] = [
       status: 200,
       description: 'The completed run, or a replay of the original run.',
       schema: CrtRunResponse,
+      headers: z.object({
+        'Idempotent-Replayed': z
+          .literal('true')
+          .optional()
+          .describe('Present on a replay (CrtReplayRunResponse): no new work was done.'),
+      }),
     },
     otherResponses: {
       202: {
         description:
           'The run is still queued or running; poll the `Location` (GET /api/capability-runs/{run_id}).',
         schema: RunStatusResponse,
+        headers: z.object({
+          Location: z.string().describe('Where to poll the run: /api/capability-runs/{run_id}.'),
+        }),
       },
     },
     errors: [400, 401, 403, 409, 413, 415, 422, 500, 502, 503],
