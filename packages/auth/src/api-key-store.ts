@@ -1,5 +1,5 @@
 import type { Scope } from '@svc/contracts';
-import { Prisma, type PrismaClient } from '@svc/db';
+import { isUniqueViolation, type Prisma, type PrismaClient } from '@svc/db';
 import { generateApiKey, parseApiKey } from './api-key-format';
 import { parseScopes, scopesFromStored } from './scopes';
 import { digestsEqual, hashSecret } from './secret-hash';
@@ -60,10 +60,6 @@ function cleanName(value: string, what: string): string {
     throw new RangeError(`${what} must be 1 to ${MAX_NAME_LENGTH} characters`);
   }
   return trimmed;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
 }
 
 /** API keys and their clients in the `auth` schema. */

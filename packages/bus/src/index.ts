@@ -8,6 +8,7 @@ export {
   isEventName,
 } from './catalog/events';
 export {
+  INTERNAL_RUN_ERROR,
   type JobCatalog,
   type JobDefinition,
   type JobName,

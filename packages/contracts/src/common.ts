@@ -23,8 +23,7 @@ export type Uuid = z.infer<typeof Uuid>;
 /**
  * RFC 1123 host name shape: dot-separated labels of 1–63 letters, digits or hyphens, no label
  * starting or ending with a hyphen, 253 characters at most, no trailing dot. Shape only: whether a
- * name is a registrable domain (spec §2.6 apex rule) needs the public-suffix list and is checked
- * where the crt capability validates its input.
+ * name is a registrable domain (spec §2.6 apex rule) needs the public-suffix list: see Apex (apex.ts).
  */
 const HOSTNAME_PATTERN =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;

@@ -63,6 +63,7 @@ export { CrtRunHeaders } from './openapi/run-operations';
 export { Quote, WalletClearance } from './quote';
 export {
   isTerminalRunState,
+  RUN_ERROR_CODES,
   RunError,
   RunIdParams,
   RunRecord,

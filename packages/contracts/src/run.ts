@@ -26,6 +26,12 @@ export const RunError = z
   .strict();
 export type RunError = z.infer<typeof RunError>;
 
+/** The RunError codes in use (above); one definition for the workers that set them and the gateway that maps them. */
+export const RUN_ERROR_CODES = {
+  providerUnavailable: 'provider_unavailable',
+  internal: 'internal',
+} as const;
+
 /**
  * One run as clients see it (spec §2.3: `run_id` and `status` shown, the rest is ours,
  * docs/decisions.md C6). `result` is present once the run is completed (for crt: a CrtResult),

@@ -3,6 +3,7 @@ export type { PrismaClientOptions } from './client';
 export { createPrismaClient } from './client';
 export { databaseName } from './connection';
 export { dropDatabase, ensureDatabaseExists } from './database';
+export { isUniqueViolation } from './errors';
 export type {
   ApiKey,
   Capability,

@@ -26,7 +26,7 @@ export {
   startFakeCtProviders,
 } from './fake-ct-providers';
 export type { FetchResult, StackFetchInit } from './http';
-export { countKeysWithPrefix, deleteKeysWithPrefix } from './redis-cleanup';
+export { countKeysWithPrefix, deleteKeysWithPrefix, scanKeysWithPrefix } from './redis-cleanup';
 export { type StackReplica, type StartTestStackOptions, startTestStack, type TestStack } from './stack';
 export { insertSyntheticCapabilities } from './synthetic-catalog';
 export { createTestBus, type TestBus, testRedisUrl } from './test-bus';

@@ -3,8 +3,11 @@ import Redis from 'ioredis';
 // Keys per SCAN step: large enough to sweep a test's few thousand keys in a handful of round trips.
 const SCAN_COUNT = 1_000;
 
-/** Runs `onKeys` on every batch of keys under `<prefix>:`, over a short-lived connection. */
-async function scanPrefix(
+/**
+ * Runs `onKeys` on every batch of keys under `<prefix>:`, over a short-lived connection. A longer
+ * prefix (`<BUS_PREFIX>:workers:node`) visits one family of keys only.
+ */
+export async function scanKeysWithPrefix(
   redisUrl: string,
   prefix: string,
   onKeys: (redis: Redis, keys: string[]) => Promise<void>,
@@ -36,7 +39,7 @@ async function scanPrefix(
  */
 export async function deleteKeysWithPrefix(redisUrl: string, prefix: string): Promise<number> {
   let deleted = 0;
-  await scanPrefix(redisUrl, prefix, async (redis, keys) => {
+  await scanKeysWithPrefix(redisUrl, prefix, async (redis, keys) => {
     deleted += await redis.unlink(...keys);
   });
   return deleted;
@@ -45,7 +48,7 @@ export async function deleteKeysWithPrefix(redisUrl: string, prefix: string): Pr
 /** How many keys of a prefix exist (tests use it to prove the cleanup). */
 export async function countKeysWithPrefix(redisUrl: string, prefix: string): Promise<number> {
   let count = 0;
-  await scanPrefix(redisUrl, prefix, async (_redis, keys) => {
+  await scanKeysWithPrefix(redisUrl, prefix, async (_redis, keys) => {
     count += keys.length;
   });
   return count;

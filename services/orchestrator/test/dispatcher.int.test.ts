@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Bus, createBus, createRpcClient } from '@svc/bus';
+import { runJobId } from '../src/domain/dispatch';
 import { sweepRuns } from '../src/domain/dispatcher';
 import { crtJobEnqueuer, runFinishedPublisher } from '../src/handlers/bus-ports';
 import { orchestratorHandlers } from '../src/handlers/rpc';
@@ -84,7 +85,7 @@ describe('dispatcher', () => {
   it('queues again a queued run whose job was lost more than 60 s after it was handed over', async () => {
     const { run } = await h.start(randomUUID());
     const id = run.run_id;
-    await h.crtQueue.remove(`run-${id}`);
+    await h.crtQueue.remove(runJobId(id));
     expect((await sweep()).queued).not.toContain(id);
     await h.prisma
       .$executeRaw`UPDATE orchestrator.runs SET dispatched_at = now() - interval '2 minutes' WHERE id = ${id}::uuid`;

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import {
   type Bus,
   createBus,
@@ -15,9 +14,11 @@ import {
   subscribeEvents,
 } from '@svc/bus';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
+import { freePort } from '@svc/devstack';
 import { type MemoryLogger, memoryLogger } from '@svc/log';
 import { startTestStack, type TestStack } from '@svc/testkit';
 import { type Job, Queue, QueueEvents } from 'bullmq';
+import { runJobId } from '../src/domain/dispatch';
 import { consumeRunReports } from '../src/handlers/reports';
 import { serveOrchestratorRpc } from '../src/handlers/rpc';
 
@@ -131,7 +132,7 @@ export async function startInProcessHarness(): Promise<InProcessHarness> {
         input: { apex: 'example.com' },
         ...extra,
       }),
-    jobOf: (runId) => h.crtQueue.getJob(`run-${runId}`),
+    jobOf: (runId) => h.crtQueue.getJob(runJobId(runId)),
     async close() {
       await reports.close();
       await server.close();
@@ -152,14 +153,9 @@ export async function eventually(
   }
 }
 
-/** A redis:// URL on a loopback port nothing listens on (bound, then released). */
+/** A redis:// URL on a loopback port nothing listens on (free a moment ago). */
 export async function deadRedisUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return `redis://127.0.0.1:${address.port}`;
+  return `redis://127.0.0.1:${await freePort()}`;
 }
 
 /** The error a promise rejects with (fails the test when it resolves). */

@@ -1,4 +1,5 @@
-import { DateTime, Hostname, RunError, Uuid } from '@svc/contracts';
+import { CRT_MAX_LIMIT, DateTime, Hostname, RUN_ERROR_CODES, RunError, Uuid } from '@svc/contracts';
+import { INTERNAL_ERROR_MESSAGE } from '@svc/errors';
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 
@@ -59,6 +60,15 @@ export const RunMetrics = z.object({
 });
 export type RunMetrics = z.infer<typeof RunMetrics>;
 
+/**
+ * The error of a run that failed through our fault (details only in our logs under the run id), and
+ * what a failed run shows when its stored error is unreadable: clients treat it like any `internal`.
+ */
+export const INTERNAL_RUN_ERROR: RunError = {
+  code: RUN_ERROR_CODES.internal,
+  message: INTERNAL_ERROR_MESSAGE,
+};
+
 export const RunReport = z.discriminatedUnion('event', [
   z.object({ event: z.literal('started'), ...ReportBase }),
   /** The attempt failed on a transient fault and BullMQ will retry it. */
@@ -92,7 +102,7 @@ export const jobCatalog = {
       run_id: Uuid,
       apex: Hostname,
       include_first_seen: z.boolean(),
-      limit: z.number().int().min(1).max(1000),
+      limit: z.number().int().min(1).max(CRT_MAX_LIMIT),
     }),
     result: z.object({ outcome: z.enum(['completed', 'failed']) }),
     options: {

@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import type { ZodOpenApiOperationObject, ZodOpenApiParameters, ZodOpenApiResponsesObject } from 'zod-openapi';
+import type {
+  ZodOpenApiOperationObject,
+  ZodOpenApiParameters,
+  ZodOpenApiResponseObject,
+  ZodOpenApiResponsesObject,
+} from 'zod-openapi';
 import { ErrorResponse, type Scope } from '../common';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -23,6 +28,13 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   504: 'A backing service did not answer in time.',
 };
 
+/** A response with a JSON body; `headers`: the ones a client may rely on (header name → schema). */
+export interface JsonResponse {
+  description: string;
+  schema: z.ZodType;
+  headers?: z.ZodObject;
+}
+
 /**
  * One REST operation, declared once in the resource's `*-operations.ts` file and turned into the
  * OpenAPI document by buildOpenApiDocument(). `auth` drives both the security requirement and the
@@ -40,16 +52,13 @@ export interface ApiOperation {
   auth: { kind: 'public' } | { kind: 'key'; scopes: readonly Scope[] };
   params?: ZodOpenApiParameters;
   body?: { schema: z.ZodType; description?: string };
-  /** `headers`: response headers the client may rely on, as a zod object (header name → schema). */
-  success: { status: 200 | 201 | 202; description: string; schema: z.ZodType; headers?: z.ZodObject };
+  success: JsonResponse & { status: 200 | 201 | 202 };
   /**
    * Responses with a body other than ErrorResponse: a second success status (the crt run answers
    * 202 when it outlives the wait) or an error status with its own body (/readyz answers 503 with
    * its report).
    */
-  otherResponses?: Partial<
-    Record<ErrorStatus | 202, { description: string; schema: z.ZodType; headers?: z.ZodObject }>
-  >;
+  otherResponses?: Partial<Record<ErrorStatus | 202, JsonResponse>>;
   errors: readonly ErrorStatus[];
 }
 
@@ -59,30 +68,24 @@ function scopeSentence(scopes: readonly Scope[]): string {
     : `Requires a valid API key with scope ${scopes.map((s) => `\`${s}\``).join(', ')}.`;
 }
 
+function jsonResponse({ description, schema, headers }: JsonResponse): ZodOpenApiResponseObject {
+  return {
+    description,
+    content: { 'application/json': { schema } },
+    ...(headers ? { headers } : {}),
+  };
+}
+
 /** Renders one ApiOperation as a zod-openapi operation object. */
 export function toOpenApiOperation(op: ApiOperation): ZodOpenApiOperationObject {
-  const responses: ZodOpenApiResponsesObject = {
-    [`${op.success.status}`]: {
-      description: op.success.description,
-      content: { 'application/json': { schema: op.success.schema } },
-      ...(op.success.headers ? { headers: op.success.headers } : {}),
-    },
-  };
+  const responses: ZodOpenApiResponsesObject = { [`${op.success.status}`]: jsonResponse(op.success) };
   for (const status of op.errors) {
-    responses[`${status}`] = {
-      description: ERROR_DESCRIPTIONS[status],
-      content: { 'application/json': { schema: ErrorResponse } },
-    };
+    responses[`${status}`] = jsonResponse({ description: ERROR_DESCRIPTIONS[status], schema: ErrorResponse });
   }
   const others = op.otherResponses ?? {};
   for (const status of Object.keys(others).map(Number) as (ErrorStatus | 202)[]) {
     const response = others[status];
-    if (!response) continue;
-    responses[`${status}`] = {
-      description: response.description,
-      content: { 'application/json': { schema: response.schema } },
-      ...(response.headers ? { headers: response.headers } : {}),
-    };
+    if (response) responses[`${status}`] = jsonResponse(response);
   }
   const authText = op.auth.kind === 'public' ? 'No authentication.' : scopeSentence(op.auth.scopes);
   const operation: ZodOpenApiOperationObject = {

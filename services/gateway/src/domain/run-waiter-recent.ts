@@ -51,11 +51,6 @@ export class RecentFinishedRuns {
     if (!(this.maxEntries >= 1)) throw new RangeError('maxEntries must be at least 1');
   }
 
-  /** Entries held now, expired ones not yet dropped included (for tests and metrics). */
-  get size(): number {
-    return this.entries.size;
-  }
-
   remember(runId: string, note: FinishedNote): void {
     const now = Date.now();
     this.entries.delete(runId); // re-insert at the end: newest last

@@ -29,7 +29,7 @@ export interface RunWaiterOptions {
   readonly maxWaiters?: number;
   /** Told about failed polls (they are retried on the next interval). */
   readonly onPollError?: (error: unknown, runId: string) => void;
-  /** Bounds of the map of recently finished runs (defaults: 30 s, 10,000 runs). */
+  /** Bounds of the map of recently finished runs (defaults: 5 s, 2,000 runs; run-waiter-recent.ts). */
   readonly recentFinished?: RecentFinishedOptions;
 }
 

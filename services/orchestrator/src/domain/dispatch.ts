@@ -1,14 +1,11 @@
-import { CrtInput, type RunError, RunState } from '@svc/contracts';
+import { INTERNAL_RUN_ERROR, type JobPayloadInput } from '@svc/bus';
+import { CrtInput, RUN_ERROR_CODES, type RunError, RunState } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import { z } from 'zod';
+import type { RunFinishedEvent } from './run-finished';
 
-/** Payload of a `capability.crt` job: ids and small scalars only, never secrets (STYLE "Queues"). */
-export interface CrtJob {
-  run_id: string;
-  apex: string;
-  include_first_seen: boolean;
-  limit: number;
-}
+/** Payload of a `capability.crt` job (bus job catalog): ids and small scalars only, never secrets. */
+export type CrtJob = JobPayloadInput<'capability.crt'>;
 
 /** Adds the job to its worker queue, deduplicated by `runJobId(run_id)`; throws when Redis is down. */
 export type EnqueueCrtJob = (job: CrtJob) => Promise<void>;
@@ -45,10 +42,7 @@ export async function markDispatched(prisma: PrismaClient, runId: string): Promi
 }
 
 /** A run that reached a final state in a sweep: whoever waits on it is told (`run.finished`). */
-export interface FinishedRun {
-  run_id: string;
-  status: RunState;
-}
+export type FinishedRun = Pick<RunFinishedEvent, 'run_id' | 'status'>;
 
 const FinishedRow = z.object({ id: z.string(), status: RunState });
 const PendingRow = z.object({ id: z.string(), slug: z.string(), input: z.unknown() });
@@ -113,10 +107,9 @@ export async function requeueUndispatched(
 
 /** Fails a queued run that can never become a job (its stored input is unreadable). */
 async function failQueuedRun(prisma: PrismaClient, runId: string): Promise<FinishedRun[]> {
-  const error: RunError = { code: 'internal', message: 'internal error' };
   const rows = await prisma.$queryRaw<unknown[]>`
     UPDATE orchestrator.runs
-    SET status = 'failed', error = ${JSON.stringify(error)}::jsonb, finished_at = now(), updated_at = now()
+    SET status = 'failed', error = ${JSON.stringify(INTERNAL_RUN_ERROR)}::jsonb, finished_at = now(), updated_at = now()
     WHERE id = ${runId}::uuid AND status = 'queued'
     RETURNING id::text AS id, status::text AS status`;
   return toFinished(rows);
@@ -125,7 +118,7 @@ async function failQueuedRun(prisma: PrismaClient, runId: string): Promise<Finis
 /** The error a stalled run is failed with; the message gives the threshold in seconds. */
 export function stalledRunError(staleAfterMs: number): RunError {
   return {
-    code: 'internal',
+    code: RUN_ERROR_CODES.internal,
     message: `run stalled: no report from a worker within ${Math.round(staleAfterMs / 1000)} s`,
   };
 }

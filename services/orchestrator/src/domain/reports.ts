@@ -1,4 +1,4 @@
-import type { RunReport } from '@svc/bus';
+import { INTERNAL_RUN_ERROR, type RunReport } from '@svc/bus';
 import { CrtResult, type RunError, RunState } from '@svc/contracts';
 import { Prisma, type PrismaClient } from '@svc/db';
 import { formatZodError } from '@svc/errors';
@@ -11,16 +11,12 @@ import { type ReportEvent, TRANSITIONS } from './transitions';
 export interface ReportOutcome {
   /** True when this report moved the run; false for a late, repeated or unknown-run report. */
   applied: boolean;
-  /** The run's state after the report; undefined when no such run exists. */
-  status: RunState | undefined;
   /** The run as stored after the report (what `run.finished` announces); undefined when no such run. */
   run: StoredRun | undefined;
 }
 
 /** Result schema per capability: a result that breaks it is never stored or shown (spec §2.6). */
 const RESULT_SCHEMAS: Readonly<Record<string, z.ZodType>> = { crt: CrtResult };
-
-const INTERNAL_ERROR: RunError = { code: 'internal', message: 'internal error' };
 
 /**
  * Applies a worker's report to its run with one conditional UPDATE (transitions.ts): only a report
@@ -54,7 +50,7 @@ export async function applyReport(
       const problem = resultProblem(run.slug, report.result);
       if (problem !== undefined) {
         logger.error({ run_id: report.run_id, problem }, 'worker result does not match the result schema');
-        moved = await fail(prisma, report.run_id, INTERNAL_ERROR, report.metrics, at, attempts);
+        moved = await fail(prisma, report.run_id, INTERNAL_RUN_ERROR, report.metrics, at, attempts);
         break;
       }
       moved = await transition(
@@ -71,13 +67,13 @@ export async function applyReport(
       moved = await fail(prisma, report.run_id, report.error, report.metrics, at, attempts);
       break;
   }
-  if (moved !== undefined) return { applied: true, status: moved.status, run: moved };
+  if (moved !== undefined) return { applied: true, run: moved };
   // Not moved: late, repeated or unknown. The whole row, since a redelivered final report announces
   // the run again.
   const current = await prisma.run.findUnique({ where: { id: report.run_id } });
   if (!current)
     logger.warn({ run_id: report.run_id, event: report.event }, 'report for an unknown run dropped');
-  return { applied: false, status: current?.status, run: current ?? undefined };
+  return { applied: false, run: current ?? undefined };
 }
 
 function fail(

@@ -1,8 +1,6 @@
+import { INTERNAL_RUN_ERROR } from '@svc/bus';
 import { Quote, RunError, type RunRecord } from '@svc/contracts';
 import type { Run } from '@svc/db';
-
-/** What a failed run shows when its stored error is unreadable: clients treat it like any `internal`. */
-const UNKNOWN_ERROR: RunError = { code: 'internal', message: 'internal error' };
 
 /**
  * The columns a RunRecord is made of: a whole `Run`, or the row an UPDATE … RETURNING gave back
@@ -45,7 +43,7 @@ export function toRunRecord(row: RunRecordRow): RunRecord {
   if (row.status === 'completed' && isJsonObject(row.result)) record.result = row.result;
   if (row.status === 'failed') {
     const error = RunError.safeParse(row.error);
-    record.error = error.success ? error.data : UNKNOWN_ERROR;
+    record.error = error.success ? error.data : INTERNAL_RUN_ERROR;
   }
   return record;
 }

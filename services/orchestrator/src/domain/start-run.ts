@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { RpcRequestInput } from '@svc/bus';
 import type { CrtInput, Quote, RunRecord } from '@svc/contracts';
-import { Prisma, type PrismaClient, type Run } from '@svc/db';
+import { isUniqueViolation, type PrismaClient, type Run } from '@svc/db';
 import { ConflictError, ValidationError } from '@svc/errors';
 import type { Logger } from '@svc/log';
 import { type CrtJob, crtJobFor, type EnqueueCrtJob, markDispatched } from './dispatch';
@@ -16,14 +17,8 @@ export interface StartCrtRunCommand {
   idempotencyKey?: string | undefined;
 }
 
-/** What the wallet is asked for (rpc `wallet.issueQuote`). */
-export interface QuoteRequest {
-  quote_id: string;
-  client_id: string;
-  slug: string;
-  price_usd: string;
-  input_hash: string;
-}
+/** What the wallet is asked for (rpc `wallet.issueQuote`, bus RPC catalog). */
+export type QuoteRequest = RpcRequestInput<'wallet', 'issueQuote'>;
 
 export interface StartRunDeps {
   prisma: PrismaClient;
@@ -184,8 +179,4 @@ async function dispatchCreated(deps: StartRunDeps, row: Run): Promise<void> {
     // The job is queued; a second enqueue by the dispatcher is deduplicated by its job id.
     deps.logger.warn({ run_id: row.id, err }, 'could not record dispatched_at');
   });
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
 }

@@ -1,3 +1,4 @@
+import { usdFromMicros } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 
 /**
@@ -119,4 +120,12 @@ export async function getBalance(
     spendCapMicros: row.spend_cap_micros === null ? null : BigInt(row.spend_cap_micros),
   };
   return { clientId, ...totals, remainingMicros: remainingMicros(totals), period };
+}
+
+/**
+ * micro-USD → "1.50" as clients see it: a negative amount (a debt, a cap already passed) shows as 0
+ * (docs/decisions.md W2).
+ */
+export function shownUsd(micros: bigint): string {
+  return usdFromMicros(micros < 0n ? 0n : micros);
 }

@@ -1,13 +1,14 @@
-import { usdFromMicros } from '@svc/contracts';
-import { Prisma, type PrismaClient, type Quote as QuoteRow } from '@svc/db';
+import type { WalletClearance } from '@svc/contracts';
+import { isUniqueViolation, type PrismaClient, type Quote as QuoteRow } from '@svc/db';
 import { ConflictError, ValidationError } from '@svc/errors';
-import { type BalanceSnapshot, getBalance } from './balance';
+import { type BalanceSnapshot, getBalance, shownUsd } from './balance';
 
 /** ms: default lifetime of a quote (QUOTE_TTL_MS): long enough to confirm a price, short enough not to promise it for days. */
 export const DEFAULT_QUOTE_TTL_MS = 15 * 60_000;
 
 /** The clearance of every zero-price quote (crt is free, spec §1.7): no wallet lookup at all. */
 export const FREE_CLEARANCE_REASON = 'free capability: no funds needed';
+const FREE_CLEARANCE: WalletClearance = { cleared: true, reason: FREE_CLEARANCE_REASON };
 
 /** What the caller asks the wallet to price and clear. Amounts in micro-USD. */
 export interface QuoteRequest {
@@ -18,12 +19,6 @@ export interface QuoteRequest {
   priceMicros: bigint;
   /** SHA-256 (hex) of the canonical input priced: a run must send the same input (spec §4 rule 1). */
   inputHash: string;
-}
-
-/** Spec §2.2 "wallet clearance": false is a hard stop for the client (spec §1.6). */
-export interface Clearance {
-  cleared: boolean;
-  reason: string;
 }
 
 export interface IssueQuoteOptions {
@@ -38,26 +33,31 @@ export interface IssueQuoteOptions {
  * remaining = min(balance − held, cap − spent − held)) and says why in words a client can act on.
  * Pure: the snapshot comes from getBalance.
  */
-export function clearAgainstBalance(priceMicros: bigint, snapshot: BalanceSnapshot): Clearance {
-  if (priceMicros === 0n) return { cleared: true, reason: FREE_CLEARANCE_REASON };
-  const price = usd(priceMicros);
+export function clearAgainstBalance(priceMicros: bigint, snapshot: BalanceSnapshot): WalletClearance {
+  if (priceMicros === 0n) return FREE_CLEARANCE;
+  const price = shownUsd(priceMicros);
   if (snapshot.remainingMicros >= priceMicros) {
     return {
       cleared: true,
-      reason: `remaining ${usd(snapshot.remainingMicros)} USD covers the price ${price} USD`,
+      reason: `remaining ${shownUsd(snapshot.remainingMicros)} USD covers the price ${price} USD`,
     };
   }
   const byBalance = snapshot.balanceMicros - snapshot.heldMicros;
   const cap = snapshot.spendCapMicros;
-  if (cap !== null && cap - snapshot.spentMicros - snapshot.heldMicros < byBalance) {
+  if (cap !== null) {
     const leftOfCap = cap - snapshot.spentMicros - snapshot.heldMicros;
-    return {
-      cleared: false,
-      reason: `spend cap: ${usd(leftOfCap)} USD left of the ${usd(cap)} USD monthly cap is below the price ${price} USD`,
-    };
+    if (leftOfCap < byBalance) {
+      return {
+        cleared: false,
+        reason: `spend cap: ${shownUsd(leftOfCap)} USD left of the ${shownUsd(cap)} USD monthly cap is below the price ${price} USD`,
+      };
+    }
   }
-  const held = snapshot.heldMicros > 0n ? ` (${usd(snapshot.heldMicros)} USD held)` : '';
-  return { cleared: false, reason: `balance ${usd(byBalance)} USD${held} is below the price ${price} USD` };
+  const held = snapshot.heldMicros > 0n ? ` (${shownUsd(snapshot.heldMicros)} USD held)` : '';
+  return {
+    cleared: false,
+    reason: `balance ${shownUsd(byBalance)} USD${held} is below the price ${price} USD`,
+  };
 }
 
 /**
@@ -76,9 +76,9 @@ export async function issueQuote(
 
   const now = options.now ?? new Date();
   // A free quote needs no ledger read (crt: every run issues one).
-  const clearance: Clearance =
+  const clearance =
     request.priceMicros === 0n
-      ? { cleared: true, reason: FREE_CLEARANCE_REASON }
+      ? FREE_CLEARANCE
       : clearAgainstBalance(request.priceMicros, await getBalance(prisma, request.clientId, { now }));
   try {
     return await prisma.quote.create({
@@ -113,13 +113,4 @@ export function sameQuoteOrThrow(stored: QuoteRow, request: QuoteRequest): Quote
     throw new ValidationError(`quote_id ${request.quoteId} was issued for a different input`);
   }
   return stored;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
-}
-
-/** micro-USD → "1.50"; negative amounts (a debt, a cap already passed) show as 0 (docs/decisions.md W2). */
-function usd(micros: bigint): string {
-  return usdFromMicros(micros < 0n ? 0n : micros);
 }

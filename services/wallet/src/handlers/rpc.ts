@@ -2,7 +2,7 @@ import type { ServiceHandlers } from '@svc/bus';
 import type { BalanceResponse, Quote } from '@svc/contracts';
 import { microsFromUsd, usdFromMicros } from '@svc/contracts';
 import type { PrismaClient, Quote as QuoteRow } from '@svc/db';
-import { type BalanceSnapshot, getBalance } from '../domain/balance';
+import { type BalanceSnapshot, getBalance, shownUsd } from '../domain/balance';
 import { DEFAULT_QUOTE_TTL_MS, issueQuote } from '../domain/quotes';
 
 export interface WalletHandlerDeps {
@@ -46,11 +46,10 @@ export function toBalanceResponse(snapshot: BalanceSnapshot): BalanceResponse {
     ok: true,
     client_id: snapshot.clientId,
     currency: 'USD',
-    balance_usd: usdFromMicros(nonNegative(snapshot.balanceMicros)),
+    balance_usd: shownUsd(snapshot.balanceMicros),
     held_usd: usdFromMicros(snapshot.heldMicros),
-    spent_usd: usdFromMicros(nonNegative(snapshot.spentMicros)),
-    spend_cap_usd:
-      snapshot.spendCapMicros === null ? null : usdFromMicros(nonNegative(snapshot.spendCapMicros)),
+    spent_usd: shownUsd(snapshot.spentMicros),
+    spend_cap_usd: snapshot.spendCapMicros === null ? null : shownUsd(snapshot.spendCapMicros),
     remaining_usd: usdFromMicros(snapshot.remainingMicros),
     period: { start: snapshot.period.start.toISOString(), end: snapshot.period.end.toISOString() },
   };
@@ -67,8 +66,4 @@ export function toQuoteResponse(row: QuoteRow): Quote {
     created_at: row.createdAt.toISOString(),
     expires_at: row.expiresAt.toISOString(),
   };
-}
-
-function nonNegative(micros: bigint): bigint {
-  return micros < 0n ? 0n : micros;
 }

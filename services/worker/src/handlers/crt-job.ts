@@ -1,12 +1,17 @@
-import { type Bus, enqueueJob, type JobHandler, jobCatalog, type RunReport } from '@svc/bus';
+import {
+  type Bus,
+  enqueueJob,
+  INTERNAL_RUN_ERROR,
+  type JobHandler,
+  jobCatalog,
+  type RunReport,
+} from '@svc/bus';
+import { INTERNAL_ERROR_MESSAGE } from '@svc/errors';
 import type { Logger } from '@svc/log';
-import type { CrtRunner } from '../domain/crt/crt-runner';
+import type { CrtOutcome, CrtRunner } from '../domain/crt/crt-runner';
 
 /** Attempts BullMQ makes of one `capability.crt` job (the catalog's; the last one reports `failed`). */
 const CRT_JOB_ATTEMPTS = jobCatalog['capability.crt'].options.attempts;
-
-/** Run error stored when the worker itself failed (details stay in our logs under the run id). */
-const INTERNAL_ERROR = { code: 'internal', message: 'internal error' } as const;
 
 export interface CrtJobDeps {
   bus: Bus;
@@ -52,7 +57,7 @@ export function crtJobHandler(deps: CrtJobDeps): JobHandler<'capability.crt'> {
     };
 
     await report({ event: 'started' });
-    let outcome: Awaited<ReturnType<CrtRunner>>;
+    let outcome: CrtOutcome;
     try {
       outcome = await deps.runCrt(
         { apex: payload.apex, include_first_seen: payload.include_first_seen, limit: payload.limit },
@@ -63,11 +68,11 @@ export function crtJobHandler(deps: CrtJobDeps): JobHandler<'capability.crt'> {
       if (context.attempt < CRT_JOB_ATTEMPTS) {
         await report({
           event: 'retrying',
-          error: `internal error (attempt ${context.attempt} of ${CRT_JOB_ATTEMPTS})`,
+          error: `${INTERNAL_ERROR_MESSAGE} (attempt ${context.attempt} of ${CRT_JOB_ATTEMPTS})`,
         });
         throw err;
       }
-      await report({ event: 'failed', error: INTERNAL_ERROR });
+      await report({ event: 'failed', error: INTERNAL_RUN_ERROR });
       return { outcome: 'failed' };
     }
 

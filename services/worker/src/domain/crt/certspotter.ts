@@ -1,17 +1,14 @@
 import { z } from 'zod';
 import {
-  attemptTimeoutMs,
   type CtProvider,
+  fetchProviderJsonArray,
   type ProviderAnswer,
   type ProviderBudget,
   type ProviderSettings,
   trimBase,
-  USER_AGENT,
 } from './ct-provider';
-import { fetchJsonArray } from './fetch-json-array';
 import { HostnameCollector } from './hostname-collector';
 import { ProviderError } from './provider-error';
-import { withRetries } from './retry';
 import { parseProviderTimestamp } from './timestamps';
 
 export const CERTSPOTTER = 'certspotter';
@@ -44,8 +41,7 @@ export interface CertSpotterSettings extends ProviderSettings {
  */
 export function certSpotterProvider(settings: CertSpotterSettings): CtProvider {
   const base = trimBase(settings.baseUrl);
-  const headers: Record<string, string> = { accept: 'application/json', 'user-agent': USER_AGENT };
-  if (settings.token) headers.authorization = `Bearer ${settings.token}`;
+  const headers = settings.token ? { authorization: `Bearer ${settings.token}` } : undefined;
 
   return {
     name: CERTSPOTTER,
@@ -71,20 +67,12 @@ export function certSpotterProvider(settings: CertSpotterSettings): CtProvider {
           const seenAt = parseProviderTimestamp(issuance.data.not_before);
           for (const name of issuance.data.dns_names ?? []) collector.addNames(name, seenAt);
         };
-        const answer = await withRetries(
-          () =>
-            fetchJsonArray({
-              url: `${base}/v1/issuances?${query.toString()}`,
-              headers,
-              timeoutMs: attemptTimeoutMs(settings, budget),
-              signal: budget.signal,
-              maxBytes: settings.maxBytes - bytes,
-              onItem,
-              now: settings.now,
-            }),
-          settings.retry,
-          { deadline: budget.deadline, signal: budget.signal, random: settings.random, now: settings.now },
-        );
+        const answer = await fetchProviderJsonArray(settings, budget, {
+          url: `${base}/v1/issuances?${query.toString()}`,
+          headers,
+          maxBytes: settings.maxBytes - bytes,
+          onItem,
+        });
         bytes += answer.bytes;
         if (answer.truncated || bytes >= settings.maxBytes) return finished(true);
         if (answer.items === 0) return finished(false);

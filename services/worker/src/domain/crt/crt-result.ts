@@ -1,4 +1,4 @@
-import { type CrtObservation, CrtResult } from '@svc/contracts';
+import { type CrtInput, type CrtObservation, CrtResult } from '@svc/contracts';
 import type { HostnameEntry } from './hostname-collector';
 
 /** Spec §1.7 / §2.6: what observations do and do not prove (CrtResult.disclosure). */
@@ -14,18 +14,12 @@ export interface HostnameSet {
   truncated: boolean;
 }
 
-export interface CrtRequest {
-  apex: string;
-  include_first_seen: boolean;
-  limit: number;
-}
-
 /**
  * The CrtResult of a run (spec §2.6): the first `limit` hostnames in hostname order, `first_seen`
  * (RFC 3339 UTC) only when asked for and known, `count` = observations returned. Validated with the
  * contract schema: a result that does not match is a bug and throws (the run fails as internal).
  */
-export function buildCrtResult(request: CrtRequest, set: HostnameSet): CrtResult {
+export function buildCrtResult(request: CrtInput, set: HostnameSet): CrtResult {
   const observations: CrtObservation[] = set.entries
     .slice(0, request.limit)
     .map(([hostname, firstSeenMs]) =>
@@ -51,7 +45,7 @@ export function buildCrtResult(request: CrtRequest, set: HostnameSet): CrtResult
  * e.g. `Found 1234 distinct hostnames for example.com in certificate-transparency logs (crt.sh);
  * returning 100 (limit 100).`, plus a note when the provider's answer was cut.
  */
-function summarise(request: CrtRequest, set: HostnameSet, returned: number): string {
+function summarise(request: CrtInput, set: HostnameSet, returned: number): string {
   const found = set.entries.length;
   const noun = found === 1 ? 'hostname' : 'hostnames';
   const text = `Found ${found} distinct ${noun} for ${request.apex} in certificate-transparency logs (${set.provider}); returning ${returned} (limit ${request.limit}).`;

@@ -1,8 +1,8 @@
 import type { Bus, RunMetrics } from '@svc/bus';
-import type { CrtResult, RunError } from '@svc/contracts';
+import { type CrtInput, type CrtResult, RUN_ERROR_CODES, type RunError } from '@svc/contracts';
 import type { Logger } from '@svc/log';
 import { certSpotterProvider } from './certspotter';
-import { buildCrtResult, type CrtRequest, type HostnameSet } from './crt-result';
+import { buildCrtResult, type HostnameSet } from './crt-result';
 import { crtShProvider } from './crt-sh';
 import { HostnameSource } from './hostname-source';
 import { fetchWithFailover, ProvidersUnavailableError } from './providers';
@@ -14,7 +14,7 @@ export type CrtOutcome =
   | { kind: 'failed'; error: RunError; metrics: RunMetrics };
 
 /** Runs one crt request; throws only on unexpected errors (bugs, the job's signal). */
-export type CrtRunner = (request: CrtRequest, signal: AbortSignal) => Promise<CrtOutcome>;
+export type CrtRunner = (request: CrtInput, signal: AbortSignal) => Promise<CrtOutcome>;
 
 /** The worker's crt settings (env.ts, /tmp/design.md "Env vars"), as plain values. */
 export interface CrtRunnerOptions {
@@ -87,7 +87,7 @@ export function createCrtRunner(options: CrtRunnerOptions): CrtRunner {
       if (!(err instanceof ProvidersUnavailableError)) throw err;
       return {
         kind: 'failed',
-        error: { code: 'provider_unavailable', message: err.message },
+        error: { code: RUN_ERROR_CODES.providerUnavailable, message: err.message },
         metrics: { provider_ms: Date.now() - started, cache: options.cacheTtlMs > 0 ? 'miss' : 'off' },
       };
     }

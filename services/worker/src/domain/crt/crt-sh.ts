@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import {
-  attemptTimeoutMs,
   type CtProvider,
+  fetchProviderJsonArray,
   type ProviderAnswer,
   type ProviderBudget,
   type ProviderSettings,
   trimBase,
-  USER_AGENT,
 } from './ct-provider';
-import { fetchJsonArray } from './fetch-json-array';
 import { HostnameCollector } from './hostname-collector';
-import { withRetries } from './retry';
 import { parseProviderTimestamp } from './timestamps';
 
 export const CRT_SH = 'crt.sh';
@@ -50,20 +47,11 @@ export function crtShProvider(settings: ProviderSettings): CtProvider {
         if (row.data.common_name) collector.addNames(row.data.common_name, seenAt);
       };
       const url = `${base}/?q=%25.${encodeURIComponent(apex)}&output=json`;
-      const answer = await withRetries(
-        () =>
-          fetchJsonArray({
-            url,
-            headers: { accept: 'application/json', 'user-agent': USER_AGENT },
-            timeoutMs: attemptTimeoutMs(settings, budget),
-            signal: budget.signal,
-            maxBytes: settings.maxBytes,
-            onItem,
-            now: settings.now,
-          }),
-        settings.retry,
-        { deadline: budget.deadline, signal: budget.signal, random: settings.random, now: settings.now },
-      );
+      const answer = await fetchProviderJsonArray(settings, budget, {
+        url,
+        maxBytes: settings.maxBytes,
+        onItem,
+      });
       return {
         provider: CRT_SH,
         entries: collector.sortedEntries(),

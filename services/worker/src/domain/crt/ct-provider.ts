@@ -1,6 +1,7 @@
-import type { HostnameEntry } from './hostname-collector';
+import type { HostnameSet } from './crt-result';
+import { fetchJsonArray, type JsonArrayAnswer } from './fetch-json-array';
 import { budgetExhausted } from './provider-error';
-import type { RetryPolicy } from './retry';
+import { type RetryPolicy, withRetries } from './retry';
 
 /** A certificate-transparency search service (crt.sh, Cert Spotter). */
 export interface CtProvider {
@@ -22,12 +23,8 @@ export interface ProviderBudget {
   signal: AbortSignal;
 }
 
-export interface ProviderAnswer {
-  provider: string;
-  /** Distinct hostnames of the apex with their earliest time, sorted by hostname. */
-  entries: HostnameEntry[];
-  /** The answer was cut (byte cap, or Cert Spotter's page cap): more hostnames may exist. */
-  truncated: boolean;
+/** A provider's HostnameSet (truncated: byte cap, or Cert Spotter's page cap), plus what it cost. */
+export interface ProviderAnswer extends HostnameSet {
   /** bytes read from the provider (decompressed), for logs. */
   bytes: number;
 }
@@ -47,7 +44,7 @@ export interface ProviderSettings {
 }
 
 /** Sent on every provider request: identifies us to providers that rate-limit by client. */
-export const USER_AGENT = 'capability-service-crt/0.1 (+certificate-transparency lookups)';
+const USER_AGENT = 'capability-service-crt/0.1 (+certificate-transparency lookups)';
 
 /** `base` without trailing slashes, so `${base}/path` never has `//`. */
 export function trimBase(base: string): string {
@@ -55,8 +52,44 @@ export function trimBase(base: string): string {
 }
 
 /** ms for the next attempt: the per-attempt timeout, cut to what is left of the budget. */
-export function attemptTimeoutMs(settings: ProviderSettings, budget: ProviderBudget): number {
+function attemptTimeoutMs(settings: ProviderSettings, budget: ProviderBudget): number {
   const left = budget.deadline - (settings.now ?? Date.now)();
   if (left <= 0) throw budgetExhausted();
   return Math.min(settings.timeoutMs, left);
+}
+
+/** What one provider request adds to its settings and budget. */
+export interface ProviderRequest {
+  url: string;
+  /** Added to the common accept and user-agent headers (Cert Spotter: its Authorization). */
+  headers?: Record<string, string>;
+  /** bytes (decompressed) this request may still read. */
+  maxBytes: number;
+  onItem: (item: unknown) => void;
+}
+
+/**
+ * GETs a provider's JSON array answer with its retries: every attempt gets the per-attempt timeout
+ * cut to the budget, and no retry starts or waits past the budget's deadline (retry.ts).
+ */
+export function fetchProviderJsonArray(
+  settings: ProviderSettings,
+  budget: ProviderBudget,
+  request: ProviderRequest,
+): Promise<JsonArrayAnswer> {
+  const headers = { accept: 'application/json', 'user-agent': USER_AGENT, ...request.headers };
+  return withRetries(
+    () =>
+      fetchJsonArray({
+        url: request.url,
+        headers,
+        timeoutMs: attemptTimeoutMs(settings, budget),
+        signal: budget.signal,
+        maxBytes: request.maxBytes,
+        onItem: request.onItem,
+        now: settings.now,
+      }),
+    settings.retry,
+    { deadline: budget.deadline, signal: budget.signal, random: settings.random, now: settings.now },
+  );
 }

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
-import type { Bus } from '@svc/bus';
+import type { Bus, RunMetrics } from '@svc/bus';
 import type { Logger } from '@svc/log';
 import { z } from 'zod';
 import type { HostnameSet } from './crt-result';
@@ -9,7 +9,7 @@ const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 /** How the run's hostnames were obtained (RunMetrics.cache). */
-export type CacheOutcome = 'hit' | 'miss' | 'off';
+export type CacheOutcome = NonNullable<RunMetrics['cache']>;
 
 export interface HostnameLookup {
   set: HostnameSet;
@@ -40,6 +40,9 @@ const CacheEntry = z.object({
   truncated: z.boolean(),
   entries: z.array(z.tuple([z.string(), z.number().nullable()])),
 });
+
+/** What `write` stores: a CacheEntry, with the set's read-only entries as they are (no copy). */
+type StoredEntry = Omit<z.input<typeof CacheEntry>, 'entries'> & Pick<HostnameSet, 'entries'>;
 
 export function crtCacheKey(prefix: string, apex: string): string {
   return `${prefix}:crt:cache:${apex}`;
@@ -105,11 +108,11 @@ export class HostnameSource {
 
   private async write(apex: string, set: HostnameSet): Promise<void> {
     try {
-      const entry: z.input<typeof CacheEntry> = {
+      const entry: StoredEntry = {
         v: 1,
         provider: set.provider,
         truncated: set.truncated,
-        entries: set.entries.map(([hostname, firstSeenMs]) => [hostname, firstSeenMs]),
+        entries: set.entries,
       };
       const packed = await gzipAsync(Buffer.from(JSON.stringify(entry), 'utf8'));
       if (packed.byteLength > this.options.maxBytes) {

@@ -1,11 +1,6 @@
 import { JSONParser } from '@streamparser/json';
 
-/**
- * Incremental parse of a top-level JSON array: each element is handed to `onItem` as soon as it is
- * complete and then forgotten (`keepStack: false`), so memory stays bounded by one element, not by
- * the answer (crt.sh answers for large domains run to hundreds of MB). Stops accepting bytes at
- * `maxBytes`: what was parsed so far is kept and `truncated` is set.
- */
+/** The bytes are not a (complete) JSON array. */
 export class InvalidJsonError extends Error {
   constructor(message: string) {
     super(message);
@@ -18,6 +13,12 @@ const OPEN_BRACKET = 0x5b;
 /** JSON whitespace bytes (RFC 8259 §2) allowed before it. */
 const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
+/**
+ * Incremental parse of a top-level JSON array: each element is handed to `onItem` as soon as it is
+ * complete and then forgotten (`keepStack: false`), so memory stays bounded by one element, not by
+ * the answer (crt.sh answers for large domains run to hundreds of MB). Stops accepting bytes at
+ * `maxBytes`: what was parsed so far is kept and `truncated` is set.
+ */
 export class JsonArrayStream {
   /** Bytes accepted so far (at most `maxBytes`). */
   bytes = 0;

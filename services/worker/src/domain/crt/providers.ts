@@ -3,12 +3,9 @@ import { ProviderError } from './provider-error';
 
 /** Every provider failed; `message` names each with its reason (stored with the run, shown to the client). */
 export class ProvidersUnavailableError extends Error {
-  readonly failures: readonly { provider: string; reason: string }[];
-
   constructor(failures: readonly { provider: string; reason: string }[]) {
     super(`crt providers unavailable: ${failures.map((f) => `${f.provider}: ${f.reason}`).join('; ')}`);
     this.name = 'ProvidersUnavailableError';
-    this.failures = failures;
   }
 }
 
