@@ -5,10 +5,12 @@ import { findWorkspaceRoot, prepareIntegrationStack } from '@svc/devstack';
 import { benchCatalog } from './catalog';
 import { benchCrt } from './crt';
 import type { LoadOptions } from './load';
+import { benchPii } from './pii';
 
 const scenarios: Record<string, (options: LoadOptions) => Promise<void>> = {
   catalog: benchCatalog,
   crt: benchCrt,
+  pii: benchPii,
 };
 
 function intFromEnv(name: string, fallback: number): number {

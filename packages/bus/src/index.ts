@@ -8,6 +8,9 @@ export {
   isEventName,
 } from './catalog/events';
 export {
+  CAPABILITY_JOBS,
+  type CapabilityJobName,
+  capabilityJobName,
   INTERNAL_RUN_ERROR,
   type JobCatalog,
   type JobDefinition,
@@ -21,10 +24,16 @@ export {
   RunReport,
 } from './catalog/jobs';
 export {
+  CancelRunResult,
+  HoldForRunRequest,
+  HoldForRunResponse,
   IssueQuoteRequest,
   isRpcService,
+  OpenHoldsRequest,
+  OpenHoldsResponse,
   PingRequest,
   PingResponse,
+  QuoteCapabilityRequest,
   RPC_SERVICES,
   type RpcCatalog,
   type RpcMethod,
@@ -36,6 +45,7 @@ export {
   type RpcService,
   rpcCatalog,
   StartCrtRunRequest,
+  StartRunRequest,
   StartRunResponse,
 } from './catalog/rpc';
 export { type Closable, closeWithin } from './closable';
@@ -54,8 +64,16 @@ export {
   type JobProcessor,
   type ProcessJobsOptions,
   processJobs,
+  removeWaitingJob,
 } from './jobs';
-export { eventChannel, jobQueueName, rpcQueueName } from './names';
+export {
+  eventChannel,
+  jobQueueName,
+  RUN_CANCEL_KEY_TTL_MS,
+  rpcQueueName,
+  runCancelKey,
+  runtimeWorkersKey,
+} from './names';
 export { type CreateRedisOptions, createRedis, type RedisRole, redactRedisUrl } from './redis';
 export { createRpcClient, type RpcClient, type RpcClientOptions } from './rpc/client';
 export { type RpcServer, type ServeRpcOptions, type ServiceHandlers, serveRpc } from './rpc/server';

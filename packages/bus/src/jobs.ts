@@ -55,11 +55,41 @@ export async function enqueueJob<N extends JobName>(
   }
 }
 
+/**
+ * Removes a job that is still waiting or delayed (e.g. a cancelled run's). Returns true when it was
+ * removed; false when there was none or it is active (a locked job cannot be removed: its worker
+ * finishes or skips it). Throws ServiceUnavailableError when Redis is down.
+ */
+export async function removeWaitingJob(bus: Bus, name: JobName, jobId: string): Promise<boolean> {
+  const internals = busInternals(bus);
+  await internals.readyProducer(ENQUEUE_CONNECT_WAIT_MS);
+  try {
+    const job = await internals.queue(jobQueueName(name)).getJob(jobId);
+    if (!job) return false;
+    const state = await job.getState();
+    if (state !== 'waiting' && state !== 'delayed' && state !== 'prioritized') return false;
+    await job.remove();
+    return true;
+  } catch (err) {
+    if (err instanceof Error && /locked|active/i.test(err.message)) return false;
+    internals.logger.warn(
+      { job: name, jobId, err: err instanceof Error ? err.message : String(err) },
+      'job not removed',
+    );
+    throw new ServiceUnavailableError('message bus is unavailable');
+  }
+}
+
 /** What a job handler is told besides its payload. */
 export interface JobContext {
   jobId: string;
   /** 1 on the first try; retries (transient faults) count up to the catalog's `attempts`. */
   attempt: number;
+  /**
+   * Times this job has been started, this time included (BullMQ `attemptsStarted`): like `attempt`,
+   * but a job picked up again after its worker died (stalled-job recovery) counts one more too.
+   */
+  started: number;
   /** Aborted when the worker is closing or the job is cancelled: stop cooperatively. */
   signal: AbortSignal;
 }
@@ -74,6 +104,12 @@ export interface ProcessJobsOptions {
   concurrency?: number;
   /** ms: how long `close()` waits for running jobs before dropping the connections. Default 30_000. */
   closeTimeoutMs?: number;
+  /** ms: a job's lock lasts this long without renewal (BullMQ default 30_000). */
+  lockDurationMs?: number;
+  /** ms: how often this worker looks for stalled jobs, whose worker stopped renewing their lock (default 30_000). */
+  stalledIntervalMs?: number;
+  /** Stalls a job survives before it fails (BullMQ default 1). */
+  maxStalledCount?: number;
 }
 
 export type JobProcessor = ConsumerHandle;
@@ -105,6 +141,7 @@ export function processJobs<N extends JobName>(
     const context: JobContext = {
       jobId: job.id ?? '',
       attempt: job.attemptsMade + 1,
+      started: Math.max(1, job.attemptsStarted),
       signal: signal ?? new AbortController().signal,
     };
     const result = safeParseWith<JobCatalog[N]['result']>(
@@ -121,6 +158,9 @@ export function processJobs<N extends JobName>(
     prefix: internals.prefix,
     concurrency: options.concurrency ?? 1,
     name: `${name}:${process.pid}`,
+    ...(options.lockDurationMs === undefined ? {} : { lockDuration: options.lockDurationMs }),
+    ...(options.stalledIntervalMs === undefined ? {} : { stalledInterval: options.stalledIntervalMs }),
+    ...(options.maxStalledCount === undefined ? {} : { maxStalledCount: options.maxStalledCount }),
   });
   worker.on('failed', (job, err) => {
     logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job failed');

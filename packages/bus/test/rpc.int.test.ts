@@ -41,9 +41,22 @@ function balanceOf(clientId: string) {
   };
 }
 
-/** wallet.issueQuote is not exercised here; it only completes the wallet's handler set. */
-async function unusedIssueQuote(): Promise<never> {
-  throw new Error('issueQuote is not used by these tests');
+/** Wallet methods these tests do not exercise: present only to complete the handler set. */
+async function unused(): Promise<never> {
+  throw new Error('not used by these tests');
+}
+
+/** A wallet answering `balance` only (every other method throws). */
+function fakeWallet(balance: ServiceHandlers<'wallet'>['balance']): ServiceHandlers<'wallet'> {
+  return {
+    balance,
+    issueQuote: unused,
+    holdForRun: unused,
+    runLedger: unused,
+    usageStatement: unused,
+    spendDiagnostics: unused,
+    openHolds: unused,
+  };
 }
 
 /** Registry handlers that record what reached them. */
@@ -167,13 +180,10 @@ describe('RPC timeouts', () => {
 
   it('does not run a timed-out request later, when a responder starts', async () => {
     const served: string[] = [];
-    const handlers = {
-      balance: async ({ client_id }: { client_id: string }) => {
-        served.push(client_id);
-        return balanceOf(client_id);
-      },
-      issueQuote: unusedIssueQuote,
-    };
+    const handlers = fakeWallet(async ({ client_id }) => {
+      served.push(client_id);
+      return balanceOf(client_id);
+    });
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: 300 });
     const abandonedId = '11111111-1111-4111-8111-111111111111';
     await expect(wallet.call('balance', { client_id: abandonedId })).rejects.toBeInstanceOf(
@@ -193,10 +203,7 @@ describe('RPC timeouts', () => {
   });
 
   it('heals when the responder is closed and started again', async () => {
-    const handlers = {
-      balance: async ({ client_id }: { client_id: string }) => balanceOf(client_id),
-      issueQuote: unusedIssueQuote,
-    };
+    const handlers = fakeWallet(async ({ client_id }) => balanceOf(client_id));
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: 400 });
 
     const first = serveRpc(bus, 'wallet', handlers);

@@ -1,6 +1,31 @@
 export { BalanceResponse, WhoAmIResponse } from './account';
 export { Apex, apexProblem } from './apex';
 export {
+  CRT_BATCH_MAX_ENTRIES,
+  CrtBatchPlanInput,
+  CrtBatchPlanResult,
+  PlannedCrtRun,
+  RejectedPlanEntry,
+} from './capabilities/crt-batch-plan';
+export {
+  CAPABILITY_DEFINITIONS,
+  type CapabilityDefinition,
+  capabilityDefinition,
+  unitsOf,
+} from './capabilities/definitions';
+export { HTML_MAX_BYTES, HtmlToPdfInput, HtmlToPdfResult, PDF_MAX_BYTES } from './capabilities/html-to-pdf';
+export {
+  characterCount,
+  PII_MAX_CHARACTERS,
+  PII_TYPES,
+  PiiFinding,
+  PiiRedactInput,
+  PiiRedactResult,
+  PiiType,
+  piiRedactUnits,
+} from './capabilities/pii-redact';
+export { WhoisInput } from './capabilities/whois';
+export {
   CapabilityExecution,
   CapabilityRecord,
   CapabilitySummary,
@@ -56,17 +81,49 @@ export {
 } from './execution';
 export { HealthResponse, ReadinessCheck, ReadinessResponse } from './health';
 export { type JsonSchemaIo, toJsonSchema } from './json-schema';
-export { MICROS_PER_USD, microsFromUsd, usdFromMicros } from './money';
+export {
+  BURN_WINDOWS,
+  BurnWindow,
+  CapabilityUsage,
+  LEDGER_ENTRY_KINDS,
+  LedgerEntryKind,
+  LedgerLine,
+  RunLedger,
+  RunReceiptResponse,
+  SignedUsdAmount,
+  SpendDiagnosticsResponse,
+  USAGE_LINES_DEFAULT,
+  USAGE_LINES_MAX,
+  USAGE_MAX_SPAN_MS,
+  UsageLine,
+  UsageStatementQuery,
+  UsageStatementResponse,
+} from './ledger';
+export { MICROS_PER_USD, microsFromUsd, signedUsdFromMicros, usdFromMicros } from './money';
+export { SpendDiagnosticsQuery } from './openapi/account-operations';
 export { apiOperations, buildOpenApiDocument, type OpenApiDocument } from './openapi/document';
 export type { ApiOperation, ErrorStatus, HttpMethod } from './openapi/operation';
+export { RunHeaders } from './openapi/quote-run-operations';
 export { CrtRunHeaders } from './openapi/run-operations';
-export { Quote, WalletClearance } from './quote';
+export { operationLabel, operationsByScope, type ScopeRow, scopeTableMarkdown } from './openapi/scope-table';
+export { type ComputedPrice, computePrice, PriceDetail, priceUsd } from './pricing';
 export {
+  CapabilityInputObject,
+  Quote,
+  QuoteExecution,
+  QuoteRequest,
+  QuoteResponse,
+  WalletClearance,
+} from './quote';
+export {
+  CancelRunResponse,
   isTerminalRunState,
   RUN_ERROR_CODES,
   RunError,
   RunIdParams,
   RunRecord,
+  RunRequest,
+  RunStartResponse,
   RunStatusResponse,
   TERMINAL_RUN_STATES,
 } from './run';

@@ -28,6 +28,14 @@ export function usdFromMicros(micros: bigint | number): string {
 }
 
 /**
+ * Formats signed micro-USD as a `SignedUsdAmount` (ledger lines: holds and captures are negative,
+ * docs/decisions.md W3): "-0.004", "12.50", "0.00". Same limits as usdFromMicros on the magnitude.
+ */
+export function signedUsdFromMicros(micros: bigint): string {
+  return micros < 0n ? `-${usdFromMicros(-micros)}` : usdFromMicros(micros);
+}
+
+/**
  * Parses a `UsdAmount` string into micro-USD, exactly (no floating point). Throws RangeError when
  * the text has more than 6 decimals (it cannot be represented in micros) or is not a UsdAmount.
  */

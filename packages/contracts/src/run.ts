@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ClientType, DateTime, Slug, Uuid } from './common';
+import { ClientType, DateTime, Slug, UsdAmount, Uuid } from './common';
 import { RunState } from './execution';
+import { Quote } from './quote';
 
 /** Spec §3: states a run never leaves. */
 export const TERMINAL_RUN_STATES = [
@@ -30,6 +31,12 @@ export type RunError = z.infer<typeof RunError>;
 export const RUN_ERROR_CODES = {
   providerUnavailable: 'provider_unavailable',
   internal: 'internal',
+  /** The result would exceed what a run may return (html-to-pdf: the PDF cap). */
+  outputTooLarge: 'output_too_large',
+  /** The capability ran and could not produce a result from this input (html-to-pdf: the page did not render). */
+  renderFailed: 'render_failed',
+  /** The attempt ran out of its time budget on every try. */
+  timeout: 'timeout',
 } as const;
 
 /**
@@ -49,6 +56,21 @@ export const RunRecord = z
     updated_at: DateTime,
     started_at: DateTime.nullable(),
     finished_at: DateTime.nullable(),
+    attempts: z
+      .number()
+      .int()
+      .min(0)
+      .describe('Attempts started so far (a retry or a recovery after a worker died counts one more).'),
+    price_usd: UsdAmount.describe('The quoted price; captured when the run completes, released otherwise.'),
+    runtime: z.string().describe('Worker runtime that executes the capability (e.g. node, browser).'),
+    waiting_for_runtime: z
+      .string()
+      .nullable()
+      .describe('While queued: the runtime no worker of which is up yet (requires_worker), else null.'),
+    cancel_requested_at: DateTime.nullable().describe(
+      'When a cancellation was requested (running runs stop cooperatively).',
+    ),
+    status_message: z.string().describe('The current state in words, e.g. why the run waits or is retried.'),
     result: z
       .record(z.string(), z.unknown())
       .optional()
@@ -68,3 +90,45 @@ export type RunStatusResponse = z.infer<typeof RunStatusResponse>;
 /** Path parameters of /api/capability-runs/{run_id}… (a malformed id is 422, docs/decisions.md C7). */
 export const RunIdParams = z.object({ run_id: Uuid.describe('Run ID (UUID).') }).strict();
 export type RunIdParams = z.infer<typeof RunIdParams>;
+
+/** Body of POST /api/capabilities/{slug}/run (spec §4.4): the quoted input, the quote and who asks. */
+export const RunRequest = z
+  .object({
+    input: z
+      .record(z.string(), z.unknown())
+      .default({})
+      .describe('Exactly the input that was quoted (spec §4 rule 1).'),
+    quote_id: Uuid.optional().describe(
+      'The quote to run (required for paid capabilities); it becomes the run ID and is used once.',
+    ),
+    client_type: ClientType.default('api'),
+  })
+  .strict();
+export type RunRequest = z.infer<typeof RunRequest>;
+
+/**
+ * Answer of POST /api/capabilities/{slug}/run (spec §4.4: `ok`, `run_id`, `status`), given as soon
+ * as the run is recorded: 202 while it is not finished (with `Location`), 200 when it already is
+ * (plan_only) and on every replay (`idempotent_replay: true`, header `Idempotent-Replayed`).
+ */
+export const RunStartResponse = z
+  .object({
+    ok: z.literal(true),
+    run_id: Uuid,
+    status: RunState,
+    idempotent_replay: z.boolean(),
+    quote: Quote.nullable(),
+    run: RunRecord,
+  })
+  .strict()
+  .describe('The recorded run (spec §4.4).');
+export type RunStartResponse = z.infer<typeof RunStartResponse>;
+
+/**
+ * Answer of POST /api/capability-runs/{run_id}/cancel (spec §4.10): the run's canonical status. 200
+ * when the run is now `cancelled` (it was queued or retrying); 202 when it is running and a
+ * cooperative cancellation was requested (`cancel_requested_at` set; it ends `cancelled`, or
+ * `completed` if the handler finished first). A finished run answers 409.
+ */
+export const CancelRunResponse = RunStatusResponse;
+export type CancelRunResponse = RunStatusResponse;

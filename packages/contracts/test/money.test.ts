@@ -1,4 +1,4 @@
-import { microsFromUsd, UsdAmount, usdFromMicros } from '../src/index';
+import { microsFromUsd, SignedUsdAmount, signedUsdFromMicros, UsdAmount, usdFromMicros } from '../src/index';
 
 describe('usdFromMicros', () => {
   test.each([
@@ -31,6 +31,18 @@ describe('usdFromMicros', () => {
     for (const micros of [0n, 1n, 999_999n, 1_000_000n, 123_456_789_012n]) {
       expect(UsdAmount.safeParse(usdFromMicros(micros)).success).toBe(true);
     }
+  });
+});
+
+describe('signedUsdFromMicros', () => {
+  test.each([
+    [0n, '0.00'],
+    [-4_000n, '-0.004'],
+    [12_500_000n, '12.50'],
+    [-2_000_000n, '-2.00'],
+  ])('%p -> %p, a SignedUsdAmount', (micros, text) => {
+    expect(signedUsdFromMicros(micros)).toBe(text);
+    expect(SignedUsdAmount.safeParse(text).success).toBe(true);
   });
 });
 

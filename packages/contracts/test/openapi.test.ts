@@ -42,10 +42,16 @@ describe('buildOpenApiDocument', () => {
       [
         'get /api/capabilities',
         'get /api/capabilities/{slug}',
+        'post /api/capabilities/{slug}/quote',
+        'post /api/capabilities/{slug}/run',
         'post /api/capabilities/crt/run',
         'get /api/capability-runs/{run_id}',
+        'post /api/capability-runs/{run_id}/cancel',
+        'get /api/capability-runs/{run_id}/receipt',
         'get /api/account/whoami',
         'get /api/account/balance',
+        'get /api/account/usage-statement',
+        'get /api/account/spend-diagnostics',
         'get /healthz',
         'get /readyz',
         'get /openapi.json',
@@ -247,15 +253,21 @@ describe('buildOpenApiDocument', () => {
     expect(arr(schemas, 'Quote', 'required')).toHaveLength(7);
     expect(get(schemas, 'RunRecord', 'additionalProperties')).toBe(false);
     expect(arr(schemas, 'RunRecord', 'required').sort()).toEqual([
+      'attempts',
+      'cancel_requested_at',
       'client_type',
       'created_at',
       'finished_at',
+      'price_usd',
       'quote_id',
       'run_id',
+      'runtime',
       'slug',
       'started_at',
       'status',
+      'status_message',
       'updated_at',
+      'waiting_for_runtime',
     ]);
     expect(get(schemas, 'RunStatusResponse', 'additionalProperties')).toBe(false);
     expect(arr(schemas, 'RunStatusResponse', 'required')).toEqual(
@@ -290,6 +302,18 @@ describe('buildOpenApiDocument', () => {
       const target = get(doc, ...ref.replace(/^#\//, '').split('/'));
       expect({ ref, found: target !== undefined }).toEqual({ ref, found: true });
     }
+  });
+
+  test('an error note must name a declared error status', () => {
+    const first = apiOperations[0];
+    if (!first) throw new Error('no operations');
+    const noted: ApiOperation = {
+      ...first,
+      operationId: 'noted',
+      path: '/api/noted',
+      errorNotes: { 402: 'x' },
+    };
+    expect(() => buildOpenApiDocument([noted])).toThrow(/errorNotes names 402/);
   });
 
   test('an operation is added in one place and a duplicate is refused', async () => {

@@ -47,7 +47,7 @@ describe('Quote (spec §2.2, docs/decisions.md Q1)', () => {
     expect(Quote.safeParse(quote({ wallet_clearance: { cleared: true } })).success).toBe(false);
     expect(Quote.safeParse(quote({ wallet_clearance: { cleared: 'yes', reason: 'r' } })).success).toBe(false);
     expect(
-      Quote.safeParse(quote({ wallet_clearance: { cleared: true, reason: 'r', balance_usd: '1' } })).success,
+      Quote.safeParse(quote({ wallet_clearance: { cleared: true, reason: 'r', balance: '1' } })).success,
     ).toBe(false);
     expect(
       WalletClearance.parse({ cleared: false, reason: 'balance 0.50 USD is below the price 1.00 USD' }),

@@ -19,6 +19,12 @@ const REQUIRED = [
   'updated_at',
   'started_at',
   'finished_at',
+  'attempts',
+  'price_usd',
+  'runtime',
+  'waiting_for_runtime',
+  'cancel_requested_at',
+  'status_message',
 ];
 
 describe('RunRecord (spec §2.3, docs/decisions.md C6)', () => {

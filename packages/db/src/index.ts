@@ -19,3 +19,11 @@ export { createMigration } from './migrate/create-migration';
 export type { MigrateOptions, MigrateResult } from './migrate/migrate-database';
 export { migrateDatabase } from './migrate/migrate-database';
 export { MIGRATIONS_DIR, SCHEMA_PATH } from './migrate/migrations-dir';
+export {
+  type LedgerDb,
+  type LedgerTotals,
+  ledgerTotals,
+  lockWalletAccount,
+  type SpendPeriod,
+  spendPeriod,
+} from './wallet-ledger';

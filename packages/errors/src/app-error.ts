@@ -59,6 +59,16 @@ export class MethodNotAllowedError extends AppError {
   }
 }
 
+/**
+ * 402: a wallet or spend-cap hard stop (spec §1.6, §7.3): the message names the price and the limit
+ * that stopped the run (docs/decisions.md Q5).
+ */
+export class PaymentRequiredError extends AppError {
+  constructor(message = 'payment required', options?: AppErrorOptions) {
+    super(402, message, options);
+  }
+}
+
 export class ConflictError extends AppError {
   constructor(message = 'conflict', options?: AppErrorOptions) {
     super(409, message, options);

@@ -11,6 +11,7 @@ export {
   MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
+  PaymentRequiredError,
   ServiceUnavailableError,
   UnauthorizedError,
   ValidationError,

@@ -65,8 +65,12 @@ export class ChildService {
    * Another process of the same service (not started): the same env except its ports, e.g. a
    * second worker consuming the same queues (TestStack.startReplica).
    */
-  withPorts(ports: ServicePorts): ChildService {
-    return new ChildService({ ...this.options, env: { ...this.options.env, ...portEnv(ports) }, ports });
+  withPorts(ports: ServicePorts, env: Record<string, string> = {}): ChildService {
+    return new ChildService({
+      ...this.options,
+      env: { ...this.options.env, ...env, ...portEnv(ports) },
+      ports,
+    });
   }
 
   /** Crashes not shown yet, marking them shown. */

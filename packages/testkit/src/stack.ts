@@ -25,6 +25,11 @@ export interface StartTestStackOptions {
   stopTimeoutMs?: number;
 }
 
+export interface StartReplicaOptions {
+  /** Env on top of the service's (e.g. `{ WORKER_RUNTIMES: 'browser' }` for a worker of another pool). */
+  env?: Record<string, string>;
+}
+
 /** One more process of a stack's service, started by TestStack.startReplica. */
 export interface StackReplica {
   readonly name: ServiceName;
@@ -63,7 +68,7 @@ export interface TestStack {
    * (e.g. a second worker on the same queues), ready when this resolves; close() stops it too.
    * Not for the gateway (its public PORT is the stack's one address).
    */
-  startReplica(name: ServiceName): Promise<StackReplica>;
+  startReplica(name: ServiceName, options?: StartReplicaOptions): Promise<StackReplica>;
   createApiKey(options: CreateApiKeyOptions): Promise<TestApiKey>;
   /** A request to the gateway: `fetch('/api/capabilities?q=crt', { apiKey })`. */
   fetch(path: string, init?: StackFetchInit): Promise<FetchResult>;
@@ -155,12 +160,12 @@ class Stack implements TestStack {
     }
   }
 
-  async startReplica(name: ServiceName): Promise<StackReplica> {
+  async startReplica(name: ServiceName, options: StartReplicaOptions = {}): Promise<StackReplica> {
     if (name === 'gateway')
       throw new Error("the gateway cannot be replicated: its PORT is the stack's address");
     const [healthPort] = await distinctFreePorts(1);
     if (healthPort === undefined) throw new Error('no free port for the replica');
-    const replica = this.service(name).withPorts({ healthPort });
+    const replica = this.service(name).withPorts({ healthPort }, options.env);
     this.replicas.push(replica);
     try {
       await replica.start(this.startTimeoutMs);

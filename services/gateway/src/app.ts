@@ -18,6 +18,7 @@ import { capabilityRunsRouter } from './routes/capability-runs';
 import { crtRunRouter } from './routes/crt-run';
 import { healthRouter } from './routes/health';
 import { openApiRouter } from './routes/openapi';
+import { quoteRunRouter } from './routes/quote-run';
 
 /** `trust proxy` as express takes it: off, on, a hop count, or addresses/subnets of trusted proxies. */
 export type TrustProxy = boolean | number | string;
@@ -41,9 +42,9 @@ export interface AppDeps {
   readonly keys: KeyVerifier;
   /** Search/describe through the catalog cache. */
   readonly catalog: CatalogReader;
-  /** `wallet.balance` over RPC. */
+  /** `wallet.balance`, `wallet.usageStatement`, `wallet.spendDiagnostics` over RPC. */
   readonly wallet: WalletReader;
-  /** `orchestrator.startCrtRun` / `orchestrator.getRun` over RPC. */
+  /** `orchestrator.*` over RPC: runs (crt and the rest), quotes, cancel, receipts. */
   readonly orchestrator: RunOrchestrator;
   /** Waits for a run to finish (RunWaiter, fed by `run.finished` and getRun polls). */
   readonly runWaiter: RunWaiting;
@@ -109,6 +110,8 @@ export function createApp(deps: AppDeps): Express {
         waitMs: deps.crtRunWaitMs ?? DEFAULT_CRT_RUN_WAIT_MS,
       }),
     },
+    // `POST /{slug}/quote` and `POST /{slug}/run` for every other slug (spec §4.3, §4.4).
+    { path: '/api/capabilities', router: quoteRunRouter(kit, deps.orchestrator) },
     { path: '/api/capabilities', router: capabilitiesRouter(deps.catalog) },
     { path: '/api/capability-runs', router: capabilityRunsRouter(kit, deps.orchestrator) },
     { path: '/api/account', router: accountRouter(kit.requireAuth, deps.wallet) },

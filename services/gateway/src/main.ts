@@ -57,8 +57,12 @@ runService({
     const orchestratorRpc = createRpcClient(bus, 'orchestrator', { timeoutMs: env.RPC_TIMEOUT_MS });
     const orchestrator: RunOrchestrator = {
       startCrtRun: (request) => orchestratorRpc.call('startCrtRun', request),
-      getRun: (clientId: string, runId: string) =>
-        orchestratorRpc.call('getRun', { client_id: clientId, run_id: runId }),
+      getRun: (clientId, runId) => orchestratorRpc.call('getRun', { client_id: clientId, run_id: runId }),
+      quote: (request) => orchestratorRpc.call('quote', request),
+      startRun: (request) => orchestratorRpc.call('startRun', request),
+      cancelRun: (clientId, runId) =>
+        orchestratorRpc.call('cancelRun', { client_id: clientId, run_id: runId }),
+      receipt: (clientId, runId) => orchestratorRpc.call('receipt', { client_id: clientId, run_id: runId }),
     };
     const catalog = new CatalogCache(
       {
@@ -99,7 +103,11 @@ runService({
       logger,
       keys: new ApiKeyStore(prisma),
       catalog,
-      wallet: { balance: (clientId) => wallet.call('balance', { client_id: clientId }) },
+      wallet: {
+        balance: (clientId) => wallet.call('balance', { client_id: clientId }),
+        usageStatement: (request) => wallet.call('usageStatement', request),
+        spendDiagnostics: (clientId) => wallet.call('spendDiagnostics', { client_id: clientId }),
+      },
       orchestrator,
       runWaiter,
       crtRunWaitMs: env.CRT_RUN_WAIT_MS,

@@ -7,6 +7,7 @@ import {
   HealthResponse,
   ListCapabilitiesResponse,
   ReadinessResponse,
+  SCOPES,
 } from '@svc/contracts';
 import { type AppHarness, startAppHarness } from './support/app-harness';
 
@@ -142,6 +143,33 @@ describe('gateway routes (fake registry and wallet)', () => {
     expect(routes).toContain('GET /api/capabilities/:slug 200');
     expect(routes).toContain('GET unmatched 404');
     expect(routes.some((r) => r.includes('/crt'))).toBe(false);
+  });
+
+  it('checks exactly the scopes each operation declares in x-required-scopes', async () => {
+    let checked = 0;
+    for (const op of apiOperations) {
+      if (op.auth.kind !== 'key' || op.auth.scopes.length === 0) continue;
+      const required = op.auth.scopes;
+      const path = op.path.replace('{slug}', 'crt').replace('{run_id}', randomUUID());
+      const at = `${op.method} ${op.path}`;
+      const call = (apiKey: string) =>
+        app.fetch(path, {
+          method: op.method.toUpperCase(),
+          headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+          ...(op.method === 'get' ? {} : { body: '{}' }),
+        });
+      // Every scope but the declared ones: 403 naming them.
+      const others = SCOPES.filter((scope) => !required.includes(scope));
+      const forbidden = await call(app.issueKey(others));
+      expect(`${at} ${forbidden.status}`).toBe(`${at} 403`);
+      expect(await errorOf(forbidden)).toContain(required.join(', '));
+      // Exactly the declared ones: past the scope check (whatever the route then answers).
+      const allowed = await call(app.issueKey([...required]));
+      expect({ at, passed: ![401, 403].includes(allowed.status) }).toEqual({ at, passed: true });
+      await allowed.arrayBuffer();
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThanOrEqual(9);
   });
 
   it('serves every operation of the OpenAPI document with the auth it declares', async () => {

@@ -289,19 +289,30 @@ describe('crt run routes (fake orchestrator, real run waiter)', () => {
       );
     });
 
-    it('405 with Allow for other methods; other slugs and another letter case stay 404', async () => {
+    it('405 with Allow for other methods; other slugs and another letter case are not crt runs', async () => {
       const get = await getRun(app, '/api/capabilities/crt/run');
       expect(get.status).toBe(405);
       expect(get.headers.get('allow')).toBe('POST, OPTIONS');
       await get.arrayBuffer();
-      for (const path of ['/api/capabilities/other/run', '/api/capabilities/CRT/run']) {
-        const response = await app.fetch(path, {
+      const crtStarts = app.orchestrator.starts.length;
+      const post = (path: string) =>
+        app.fetch(path, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${app.keys.runner}` },
+          headers: { Authorization: `Bearer ${app.keys.runner}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ input: { apex: 'example.com' } }),
         });
-        expect(`${path} ${response.status}`).toBe(`${path} 404`);
-        await response.arrayBuffer();
-      }
+      // Another slug is the generic run (spec §4.4): the orchestrator's startRun decides.
+      const other = await post('/api/capabilities/other/run');
+      expect(other.status).toBe(404);
+      expect(await errorOf(other)).toBe('unknown capability: other');
+      expect(app.orchestrator.runStarts.at(-1)?.slug).toBe('other');
+      // Matching is case-sensitive: `CRT` is not a slug at all (422, no call).
+      const runStarts = app.orchestrator.runStarts.length;
+      const upper = await post('/api/capabilities/CRT/run');
+      expect(upper.status).toBe(422);
+      expect(await errorOf(upper)).toMatch(/^slug: must be lowercase/);
+      expect(app.orchestrator.runStarts.length).toBe(runStarts);
+      expect(app.orchestrator.starts.length).toBe(crtStarts);
     });
   });
 

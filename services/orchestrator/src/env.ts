@@ -21,6 +21,12 @@ export const OrchestratorEnv = z.object({
   // ms without any report after which a running/retrying run is failed as stalled (15 min: far
   // beyond a crt run's 45 s provider deadline plus the job's retries).
   RUN_STALE_AFTER_MS: durationMs(15 * 60_000),
+  // ms a registry describe answer is reused for quotes and runs (also cleared on `catalog.changed`;
+  // the TTL covers a lost event): 5 s keeps a burst of runs off the registry.
+  CAPABILITY_CACHE_TTL_MS: durationMs(5_000),
+  // ms after which a wallet hold with no run row is released (the run transaction rolled back after
+  // the wallet committed the hold). 10 min: far beyond any run transaction (RPC timeout + 5 s).
+  ORPHAN_HOLD_AFTER_MS: durationMs(10 * 60_000),
 });
 export type OrchestratorEnv = z.output<typeof OrchestratorEnv>;
 

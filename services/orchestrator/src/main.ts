@@ -1,16 +1,18 @@
-// Orchestrator process: owns the runs (schema `orchestrator`). Answers `rpc.orchestrator`
-// (startCrtRun, getRun), queues runs for workers, applies their `runs.report` jobs, publishes
-// `run.finished`, and sweeps for undispatched and stalled runs (docs/decisions.md C11).
-// Wiring only: env → logger → prisma → bus → dispatcher → report consumer → RPC → health server.
-import { createBus, createRpcClient } from '@svc/bus';
+// Orchestrator process: owns the runs (schema `orchestrator`). Answers `rpc.orchestrator` (quote,
+// startRun, startCrtRun, getRun, cancelRun, receipt), queues runs for workers, applies their
+// `runs.report` jobs, publishes `run.finished`, queues wallet settlements, and sweeps for
+// undispatched, stalled and unsettled runs and orphan holds (docs/decisions.md C11, L-A..L-D).
+// Wiring only: env → logger → prisma → bus → dispatcher → report consumer → RPC → catalog events →
+// health server.
+import { createBus, createRpcClient, subscribeEvents } from '@svc/bus';
 import { createPrismaClient } from '@svc/db';
 import { createLogger } from '@svc/log';
 import { type Closable, prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
 import { startDispatcher, sweepRuns } from './domain/dispatcher';
 import { loadOrchestratorEnv } from './env';
-import { crtJobEnqueuer, runFinishedPublisher } from './handlers/bus-ports';
+import { capabilityJobEnqueuer, runFinishedPublisher, settleEnqueuer } from './handlers/bus-ports';
 import { consumeRunReports } from './handlers/reports';
-import { serveOrchestratorRpc } from './handlers/rpc';
+import { registryDirectory, serveOrchestratorRpc } from './handlers/rpc';
 
 const SERVICE = 'orchestrator';
 const env = loadOrchestratorEnv();
@@ -20,14 +22,16 @@ runService({
   name: SERVICE,
   logger,
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-  // Creation order; closed in reverse: health server, RPC responder (no new runs), report consumer,
-  // dispatcher (its sweep in progress ends), bus, Prisma.
+  // Creation order; closed in reverse: health server, catalog subscription, RPC responder (no new
+  // runs), report consumer, dispatcher (its sweep in progress ends), bus, Prisma.
   start: async () => {
     const closables: Closable[] = [];
     const prisma = createPrismaClient(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
     closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
     const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
     closables.push({ name: 'bus', close: () => bus.close() });
+    const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
 
     closables.push(
       startDispatcher({
@@ -36,19 +40,34 @@ runService({
         sweep: () =>
           sweepRuns({
             prisma,
-            enqueueCrt: crtJobEnqueuer(bus),
+            enqueue: capabilityJobEnqueuer(bus),
+            enqueueSettle: settleEnqueuer(bus),
+            listOpenHolds: async (olderThan, limit) =>
+              (await wallet.call('openHolds', { older_than: olderThan.toISOString(), limit })).holds,
             publishFinished: runFinishedPublisher(bus),
             logger,
             staleAfterMs: env.RUN_STALE_AFTER_MS,
+            orphanHoldAfterMs: env.ORPHAN_HOLD_AFTER_MS,
           }),
       }),
     );
     const reports = consumeRunReports({ prisma, bus, logger });
     closables.push({ name: 'report consumer', close: () => reports.close() });
 
-    const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
-    const rpc = serveOrchestratorRpc({ prisma, bus, wallet, walletTimeoutMs: env.RPC_TIMEOUT_MS, logger });
+    const directory = registryDirectory(registry, env.CAPABILITY_CACHE_TTL_MS);
+    const rpc = serveOrchestratorRpc({
+      prisma,
+      bus,
+      wallet,
+      directory,
+      walletTimeoutMs: env.RPC_TIMEOUT_MS,
+      logger,
+    });
     closables.push({ name: 'rpc', close: () => rpc.close() });
+    // A changed catalog may change a capability's mode or price: describe again (the TTL covers a
+    // lost event).
+    const catalogEvents = subscribeEvents(bus, { 'catalog.changed': () => directory.clear() });
+    closables.push({ name: 'catalog events', close: () => catalogEvents.close() });
 
     const health = await startHealthServer({
       service: SERVICE,

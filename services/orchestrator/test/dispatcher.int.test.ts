@@ -1,17 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type Bus, createBus, createRpcClient } from '@svc/bus';
+import { type Bus, createBus } from '@svc/bus';
 import { runJobId } from '../src/domain/dispatch';
 import { sweepRuns } from '../src/domain/dispatcher';
-import { crtJobEnqueuer, runFinishedPublisher } from '../src/handlers/bus-ports';
+import { inputHash } from '../src/domain/request-hash';
+import { capabilityJobEnqueuer, runFinishedPublisher, settleEnqueuer } from '../src/handlers/bus-ports';
 import { orchestratorHandlers } from '../src/handlers/rpc';
-import {
-  crtResult,
-  deadRedisUrl,
-  eventually,
-  type InProcessHarness,
-  startInProcessHarness,
-  WALLET_TIMEOUT_MS,
-} from './harness';
+import { crtResult, deadRedisUrl, eventually, type InProcessHarness, startInProcessHarness } from './harness';
 
 // The orchestrator's RPC handlers and report consumer run in this process; the wallet is a real
 // process of a private stack; PostgreSQL and Redis are real. Nothing of ours is mocked.
@@ -33,25 +27,24 @@ describe('dispatcher', () => {
 
   afterAll(() => deadBus?.close());
 
-  function sweep(staleAfterMs = 900_000) {
+  function sweep(staleAfterMs = 900_000, now?: () => Date) {
     return sweepRuns({
       prisma: h.prisma,
-      enqueueCrt: crtJobEnqueuer(h.bus),
+      enqueue: capabilityJobEnqueuer(h.bus),
+      enqueueSettle: settleEnqueuer(h.bus),
+      listOpenHolds: async (olderThan, limit) =>
+        (await h.wallet.call('openHolds', { older_than: olderThan.toISOString(), limit })).holds,
       publishFinished: runFinishedPublisher(h.bus),
       logger: h.log.logger,
       staleAfterMs,
+      orphanHoldAfterMs: 600_000,
+      ...(now === undefined ? {} : { now }),
     });
   }
 
   it('queues a run whose enqueue failed after the commit (answered normally, left undispatched)', async () => {
     // The same handlers, but the queue side on a Redis that does not answer.
-    const handlers = orchestratorHandlers({
-      prisma: h.prisma,
-      bus: deadBus,
-      wallet: createRpcClient(h.bus, 'wallet', { timeoutMs: WALLET_TIMEOUT_MS }),
-      walletTimeoutMs: WALLET_TIMEOUT_MS,
-      logger: h.log.logger,
-    });
+    const handlers = orchestratorHandlers(h.handlerDeps(deadBus));
     const clientId = randomUUID();
     const answer = await handlers.startCrtRun(
       {
@@ -115,5 +108,96 @@ describe('dispatcher', () => {
       h.report({ event: 'completed', run_id: id, attempt: 1, at: new Date().toISOString(), result: late }),
     ).resolves.toEqual({ applied: false });
     expect((await h.orchestrator.call('getRun', { client_id: clientId, run_id: id })).status).toBe('failed');
+  });
+
+  describe('every capability and the money', () => {
+    const TEXT = 'Mail jane@example.com today.';
+
+    async function quoted() {
+      const clientId = await h.client({ balanceUsd: '1.00' });
+      const quote = await h.quote(clientId, 'pii-redact', { text: TEXT });
+      return { clientId, quote };
+    }
+
+    async function paidRun(bus = h.bus) {
+      const { clientId, quote } = await quoted();
+      const handlers = orchestratorHandlers(h.handlerDeps(bus));
+      const { run } = await handlers.startRun(
+        {
+          client_id: clientId,
+          slug: 'pii-redact',
+          input: { text: TEXT },
+          quote_id: quote.quote_id,
+          client_type: 'api',
+          idempotency_key: `sweep-${randomUUID()}`,
+        },
+        { deadline: Date.now() + 10_000, requestId: 'test' },
+      );
+      return { clientId, runId: run.run_id };
+    }
+
+    it('queues an undispatched run of any capability on its own queue', async () => {
+      const { runId } = await paidRun(deadBus);
+      expect((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).dispatchedAt).toBeNull();
+      expect((await sweep()).queued).toContain(runId);
+      expect((await h.queue('capability.pii-redact').getJob(runJobId(runId)))?.data).toEqual({
+        run_id: runId,
+        input: { text: TEXT, types: ['email', 'phone', 'iban', 'card'], style: 'label' },
+      });
+    });
+
+    it('releases the hold of a stalled paid run in the same sweep that fails it', async () => {
+      const { clientId, runId } = await paidRun();
+      await h.report({ event: 'started', run_id: runId, attempt: 1, at: new Date().toISOString() });
+      await h.prisma
+        .$executeRaw`UPDATE orchestrator.runs SET updated_at = now() - interval '16 minutes' WHERE id = ${runId}::uuid`;
+      const swept = await sweep();
+      expect(swept.failed).toContainEqual({ run_id: runId, status: 'failed' });
+      expect(swept.settled).toContain(runId);
+      expect((await h.queue('wallet.settle').getJob(`settle-${runId}`))?.data).toEqual({
+        run_id: runId,
+        client_id: clientId,
+        outcome: 'release',
+        reason: 'run failed: internal',
+      });
+      // Queued once: the next sweep leaves it alone.
+      expect((await sweep()).settled).not.toContain(runId);
+    });
+
+    it('releases a hold whose run was never recorded once it is older than ORPHAN_HOLD_AFTER_MS', async () => {
+      // What a run transaction that rolled back after the wallet committed the hold leaves behind.
+      const { clientId, quote } = await quoted();
+      await h.wallet.call('holdForRun', {
+        client_id: clientId,
+        run_id: quote.quote_id,
+        quote_id: quote.quote_id,
+        slug: 'pii-redact',
+        input_hash: inputHash({ text: TEXT, types: ['email', 'phone', 'iban', 'card'], style: 'label' }),
+      });
+      // And a hold whose run exists (queued): not an orphan, whatever its age.
+      const live = await paidRun();
+
+      expect((await sweep()).orphansReleased).not.toContain(quote.quote_id);
+      const later = () => new Date(Date.now() + 11 * 60_000);
+      const swept = await sweep(900_000, later);
+      expect(swept.orphansReleased).toContain(quote.quote_id);
+      expect(swept.orphansReleased).not.toContain(live.runId);
+      expect((await h.queue('wallet.settle').getJob(`settle-${quote.quote_id}`))?.data).toEqual({
+        run_id: quote.quote_id,
+        client_id: clientId,
+        outcome: 'release',
+        reason: 'hold without a run',
+      });
+      await eventually(
+        async () =>
+          (await h.wallet.call('runLedger', { client_id: clientId, run_id: quote.quote_id })).settled,
+      );
+      expect(
+        await h.wallet.call('runLedger', { client_id: live.clientId, run_id: live.runId }),
+      ).toMatchObject({
+        held_usd: '0.002',
+        settled: false,
+      });
+    });
   });
 });

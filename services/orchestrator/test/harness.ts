@@ -4,12 +4,15 @@ import {
   createRpcClient,
   type EventPayload,
   enqueueJob,
+  type JobName,
   type JobPayloadInput,
   type JobResult,
   jobQueueName,
   type RpcCatalog,
   type RpcClient,
+  type RpcRequestInput,
   type RpcResponse,
+  runtimeWorkersKey,
   type Subscription,
   subscribeEvents,
 } from '@svc/bus';
@@ -20,7 +23,7 @@ import { startTestStack, type TestStack } from '@svc/testkit';
 import { type Job, Queue, QueueEvents } from 'bullmq';
 import { runJobId } from '../src/domain/dispatch';
 import { consumeRunReports } from '../src/handlers/reports';
-import { serveOrchestratorRpc } from '../src/handlers/rpc';
+import { type orchestratorHandlers, registryDirectory, serveOrchestratorRpc } from '../src/handlers/rpc';
 
 /**
  * What the orchestrator suites share: a private stack (fresh migrated database, fresh bus prefix)
@@ -34,9 +37,19 @@ export interface Harness {
   bus: Bus;
   log: MemoryLogger;
   orchestrator: RpcClient<RpcCatalog['orchestrator']>;
+  wallet: RpcClient<RpcCatalog['wallet']>;
   crtQueue: Queue;
+  /** The BullMQ queue of a job type on the stack's prefix (made once, closed with the harness). */
+  queue(name: JobName): Queue;
   /** Every run.finished seen so far, in order. */
   finished: Array<EventPayload<'run.finished'>>;
+  /** Every run.cancel-requested seen so far, in order. */
+  cancelRequests: Array<EventPayload<'run.cancel-requested'>>;
+  /** A client with a key and wallet rows (opening credit, optional monthly spend cap), in the stack's database. */
+  client(options: { balanceUsd?: string; spendCapUsd?: string }): Promise<string>;
+  /** Announces a worker of `runtime` in its heartbeat set (as a worker's beat does) until `workerGone`. */
+  workerUp(runtime: string, workerId?: string): Promise<void>;
+  workerGone(runtime: string, workerId?: string): Promise<void>;
   /** Queues a worker report (job id `report-<run>-<event>-<attempt>[-suffix]`) and waits until it was applied. */
   report(payload: JobPayloadInput<'runs.report'>, jobIdSuffix?: string): Promise<JobResult<'runs.report'>>;
   close(): Promise<void>;
@@ -53,14 +66,27 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const prisma = createPrismaClient(stack.databaseUrl, { max: 20 });
   const bus = createBus({ redisUrl: stack.redisUrl, prefix: stack.prefix, logger: log.logger });
   const connection = { url: stack.redisUrl };
-  const crtQueue = new Queue(jobQueueName('capability.crt'), { connection, prefix: stack.prefix });
+  const queues = new Map<JobName, Queue>();
+  const queue = (name: JobName): Queue => {
+    let found = queues.get(name);
+    if (!found) {
+      found = new Queue(jobQueueName(name), { connection, prefix: stack.prefix });
+      queues.set(name, found);
+    }
+    return found;
+  };
+  const crtQueue = queue('capability.crt');
   const reportQueue = new Queue(jobQueueName('runs.report'), { connection, prefix: stack.prefix });
   const reportEvents = new QueueEvents(jobQueueName('runs.report'), { connection, prefix: stack.prefix });
   await reportEvents.waitUntilReady();
   const finished: Array<EventPayload<'run.finished'>> = [];
+  const cancelRequests: Array<EventPayload<'run.cancel-requested'>> = [];
   const subscription: Subscription = subscribeEvents(bus, {
     'run.finished': (event) => {
       finished.push(event);
+    },
+    'run.cancel-requested': (event) => {
+      cancelRequests.push(event);
     },
   });
   await subscription.waitUntilReady();
@@ -71,8 +97,22 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     bus,
     log,
     orchestrator: createRpcClient(bus, 'orchestrator', { timeoutMs: 15_000 }),
+    wallet: createRpcClient(bus, 'wallet', { timeoutMs: 15_000 }),
     crtQueue,
+    queue,
     finished,
+    cancelRequests,
+    async client(options) {
+      const key = await stack.createApiKey({ scopes: ['capabilities:run'], ...options });
+      return key.clientId;
+    },
+    async workerUp(runtime, workerId = 'test-worker') {
+      // Scored by when its heartbeat lapses (ms since the epoch): a minute ahead.
+      await bus.redis.zadd(runtimeWorkersKey(stack.prefix, runtime), Date.now() + 60_000, workerId);
+    },
+    async workerGone(runtime, workerId = 'test-worker') {
+      await bus.redis.zrem(runtimeWorkersKey(stack.prefix, runtime), workerId);
+    },
     async report(payload, jobIdSuffix) {
       const jobId = `report-${payload.run_id}-${payload.event}-${payload.attempt}${jobIdSuffix ? `-${jobIdSuffix}` : ''}`;
       await enqueueJob(bus, 'runs.report', payload, { jobId });
@@ -84,7 +124,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       await subscription.close();
       await reportEvents.close();
       await reportQueue.close();
-      await crtQueue.close();
+      for (const open of queues.values()) await open.close();
       await bus.close();
       await prisma.$disconnect();
       await stack.close();
@@ -108,19 +148,35 @@ export interface InProcessHarness extends Harness {
     clientId: string,
     extra?: { idempotency_key?: string; quote_id?: string; input?: RequestInput },
   ): Promise<RpcResponse<'orchestrator', 'startCrtRun'>>;
+  /** `orchestrator.quote` of `slug` for `clientId`. */
+  quote(
+    clientId: string,
+    slug: string,
+    input: Record<string, unknown>,
+  ): Promise<RpcResponse<'orchestrator', 'quote'>>;
+  /** `orchestrator.startRun` (client_type api unless given). */
+  run(
+    request: Omit<RpcRequestInput<'orchestrator', 'startRun'>, 'client_type'> & { client_type?: string },
+  ): Promise<RpcResponse<'orchestrator', 'startRun'>>;
   /** The `capability.crt` job of a run (`run-<id>`), if queued. */
   jobOf(runId: string): Promise<Job | undefined>;
+  /** The handlers' dependencies, to build more handlers on another bus (e.g. a dead Redis). */
+  handlerDeps(bus: Bus): Parameters<typeof orchestratorHandlers>[0];
 }
 
 /**
- * A stack with a real wallet process, and the orchestrator's RPC handlers and report consumer in
- * this process, so a test can hand them a dead Redis or run a dispatcher sweep itself.
+ * A stack with real registry and wallet processes, and the orchestrator's RPC handlers and report
+ * consumer in this process, so a test can hand them a dead Redis or run a dispatcher sweep itself.
  */
 export async function startInProcessHarness(): Promise<InProcessHarness> {
-  const h = await startHarness({ services: ['wallet'] });
+  const h = await startHarness({ services: ['registry', 'wallet'] });
   const wallet = createRpcClient(h.bus, 'wallet', { timeoutMs: WALLET_TIMEOUT_MS });
+  const registry = createRpcClient(h.bus, 'registry', { timeoutMs: WALLET_TIMEOUT_MS });
+  // ms: the production default (CAPABILITY_CACHE_TTL_MS).
+  const directory = registryDirectory(registry, 5_000);
   const deps = { prisma: h.prisma, bus: h.bus, logger: h.log.logger };
-  const server = serveOrchestratorRpc({ ...deps, wallet, walletTimeoutMs: WALLET_TIMEOUT_MS });
+  const handlerDeps = (bus: Bus) => ({ ...deps, bus, wallet, directory, walletTimeoutMs: WALLET_TIMEOUT_MS });
+  const server = serveOrchestratorRpc(handlerDeps(h.bus));
   const reports = consumeRunReports(deps);
   await Promise.all([server.waitUntilReady(), reports.waitUntilReady()]);
   return {
@@ -132,7 +188,11 @@ export async function startInProcessHarness(): Promise<InProcessHarness> {
         input: { apex: 'example.com' },
         ...extra,
       }),
+    quote: (clientId, slug, input) =>
+      h.orchestrator.call('quote', { client_id: clientId, slug, input, client_type: 'api' }),
+    run: (request) => h.orchestrator.call('startRun', { client_type: 'api', ...request }),
     jobOf: (runId) => h.crtQueue.getJob(runJobId(runId)),
+    handlerDeps,
     async close() {
       await reports.close();
       await server.close();

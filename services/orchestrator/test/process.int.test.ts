@@ -1,17 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { enqueueJob, type JobProcessor, processJobs } from '@svc/bus';
-import { crtRequestHash } from '../src/domain/request-hash';
+import { crtRequestHash, inputHash } from '../src/domain/request-hash';
 import { crtResult, eventually, type Harness, startHarness } from './harness';
 
-// The orchestrator as deployed: its own process (src/main.ts) next to a real wallet process. This
-// suite plays the worker: it takes `capability.crt` jobs and answers with `runs.report` jobs.
+// The orchestrator as deployed: its own process (src/main.ts) next to real registry and wallet
+// processes. This suite plays the worker: it takes `capability.crt` and `capability.pii-redact`
+// jobs and answers with `runs.report` jobs.
 let h: Harness;
 let worker: JobProcessor;
+let piiWorker: JobProcessor;
 const taken: string[] = [];
 
+const TEXT = 'Mail jane@example.com today.';
+const PII_RESULT = {
+  redacted_text: 'Mail [EMAIL] today.',
+  findings: [{ type: 'email', start: 5, end: 21, replacement: '[EMAIL]' }],
+  counts: { email: 1, phone: 0, iban: 0, card: 0 },
+  characters: TEXT.length,
+};
+
 beforeAll(async () => {
-  // ms: a short dispatcher interval so a run left undispatched is picked up within the test.
-  h = await startHarness({ services: ['wallet', 'orchestrator'], env: { RUN_DISPATCH_INTERVAL_MS: '200' } });
+  h = await startHarness({
+    services: ['registry', 'wallet', 'orchestrator'],
+    env: {
+      // ms: a short dispatcher interval so a run left undispatched is picked up within the test.
+      RUN_DISPATCH_INTERVAL_MS: '200',
+      // ms: holds without a run are released after 1 s here (10 min in production), far beyond the
+      // few ms between a hold's commit and its run's.
+      ORPHAN_HOLD_AFTER_MS: '1000',
+    },
+  });
   worker = processJobs(h.bus, 'capability.crt', async (job, { attempt }) => {
     taken.push(job.run_id);
     const base = { run_id: job.run_id, attempt };
@@ -29,10 +47,21 @@ beforeAll(async () => {
     );
     return { outcome: 'completed' };
   });
-  await worker.waitUntilReady();
+  piiWorker = processJobs(h.bus, 'capability.pii-redact', async (job, { attempt }) => {
+    const base = { run_id: job.run_id, attempt };
+    await enqueueJob(
+      h.bus,
+      'runs.report',
+      { ...base, event: 'completed', at: new Date().toISOString(), result: PII_RESULT },
+      { jobId: `report-${job.run_id}-completed-${attempt}` },
+    );
+    return { outcome: 'completed' };
+  });
+  await Promise.all([worker.waitUntilReady(), piiWorker.waitUntilReady()]);
 });
 
 afterAll(async () => {
+  await piiWorker?.close();
   await worker?.close();
   await h?.close();
 });
@@ -94,5 +123,63 @@ describe('orchestrator process', () => {
     expect(taken.filter((id) => id === orphanId)).toHaveLength(1);
     const orphan = await h.orchestrator.call('getRun', { client_id: clientId, run_id: orphanId });
     expect(orphan).toMatchObject({ status: 'completed', result: { apex: 'example.net' } });
+  });
+
+  it('quote → paid run → worker completes → the wallet captures the quoted price', async () => {
+    const clientId = await h.client({ balanceUsd: '0.50' });
+    const quote = await h.orchestrator.call('quote', {
+      client_id: clientId,
+      slug: 'pii-redact',
+      input: { text: TEXT },
+      client_type: 'api',
+    });
+    expect(quote).toMatchObject({ price_usd: '0.002', wallet_clearance: { cleared: true } });
+    const { run } = await h.orchestrator.call('startRun', {
+      client_id: clientId,
+      slug: 'pii-redact',
+      input: { text: TEXT },
+      quote_id: quote.quote_id,
+      client_type: 'api',
+      idempotency_key: `process-paid-${randomUUID()}`,
+    });
+    await eventually(() =>
+      h.finished.some((event) => event.run_id === run.run_id && event.status === 'completed'),
+    );
+    await eventually(async () => {
+      const receipt = await h.orchestrator.call('receipt', { client_id: clientId, run_id: run.run_id });
+      return receipt.ledger.settled;
+    });
+    const receipt = await h.orchestrator.call('receipt', { client_id: clientId, run_id: run.run_id });
+    expect(receipt).toMatchObject({
+      run: { status: 'completed', result: PII_RESULT, price_usd: '0.002' },
+      ledger: { charged_usd: '0.002', held_usd: '0.00', settled: true },
+    });
+    expect(await h.wallet.call('balance', { client_id: clientId })).toMatchObject({ balance_usd: '0.498' });
+  });
+
+  it('its sweeper releases a hold whose run was never recorded', async () => {
+    const clientId = await h.client({ balanceUsd: '0.50' });
+    const quote = await h.orchestrator.call('quote', {
+      client_id: clientId,
+      slug: 'pii-redact',
+      input: { text: TEXT },
+      client_type: 'api',
+    });
+    await h.wallet.call('holdForRun', {
+      client_id: clientId,
+      run_id: quote.quote_id,
+      quote_id: quote.quote_id,
+      slug: 'pii-redact',
+      input_hash: inputHash({ text: TEXT, types: ['email', 'phone', 'iban', 'card'], style: 'label' }),
+    });
+    await eventually(
+      async () => (await h.wallet.call('runLedger', { client_id: clientId, run_id: quote.quote_id })).settled,
+      15_000,
+    );
+    const ledger = await h.wallet.call('runLedger', { client_id: clientId, run_id: quote.quote_id });
+    expect(ledger.lines.map((line) => [line.kind, line.note])).toEqual([
+      ['hold', `hold for run ${quote.quote_id}`],
+      ['release', 'hold without a run'],
+    ]);
   });
 });

@@ -157,4 +157,104 @@ describe('runs.report', () => {
       applied: false,
     });
   });
+
+  it('stalled-job recovery: a started of a newer attempt moves a running run on (attempts, message)', async () => {
+    const clientId = randomUUID();
+    const { run } = await h.start(clientId);
+    const id = run.run_id;
+    await h.report({ event: 'started', run_id: id, attempt: 1, at: at(1) });
+    // The first worker died; BullMQ handed the job to another one: attempt 2 starts.
+    await expect(h.report({ event: 'started', run_id: id, attempt: 2, at: at(40) })).resolves.toEqual({
+      applied: true,
+    });
+    await expect(h.orchestrator.call('getRun', { client_id: clientId, run_id: id })).resolves.toMatchObject({
+      status: 'running',
+      attempts: 2,
+      started_at: at(40),
+      status_message: 'running (attempt 2; picked up again after the previous attempt stopped)',
+    });
+    // A redelivered started of that attempt changes nothing.
+    await expect(
+      h.report({ event: 'started', run_id: id, attempt: 2, at: at(41) }, 'again'),
+    ).resolves.toEqual({
+      applied: false,
+    });
+  });
+
+  it('retrying keeps the error for status_message; the next started clears it', async () => {
+    const clientId = randomUUID();
+    const { run } = await h.start(clientId);
+    const id = run.run_id;
+    await h.report({ event: 'started', run_id: id, attempt: 1, at: at(1) });
+    await h.report({ event: 'retrying', run_id: id, attempt: 1, at: at(2), error: 'browser crashed' });
+    await expect(h.orchestrator.call('getRun', { client_id: clientId, run_id: id })).resolves.toMatchObject({
+      status: 'retrying',
+      status_message: 'retrying: attempt 1 failed (browser crashed); the next attempt starts after a backoff',
+    });
+    expect((await h.prisma.run.findUniqueOrThrow({ where: { id } })).lastError).toBe('browser crashed');
+    await h.report({ event: 'started', run_id: id, attempt: 2, at: at(3) });
+    expect((await h.prisma.run.findUniqueOrThrow({ where: { id } })).lastError).toBeNull();
+  });
+});
+
+describe('runs.report settles paid runs', () => {
+  const TEXT = 'Mail jane@example.com today.';
+  const at = () => new Date().toISOString();
+
+  async function paidRun() {
+    const clientId = await h.client({ balanceUsd: '1.00' });
+    const quote = await h.quote(clientId, 'pii-redact', { text: TEXT });
+    const { run } = await h.run({
+      client_id: clientId,
+      slug: 'pii-redact',
+      input: { text: TEXT },
+      quote_id: quote.quote_id,
+      idempotency_key: `settle-${randomUUID()}`,
+    });
+    return { clientId, runId: run.run_id };
+  }
+
+  const settleJob = async (runId: string) => (await h.queue('wallet.settle').getJob(`settle-${runId}`))?.data;
+
+  it('releases the hold of a failed run, naming the error code', async () => {
+    const { clientId, runId } = await paidRun();
+    const error = { code: 'internal', message: 'internal error' };
+    await h.report({ event: 'failed', run_id: runId, attempt: 1, at: at(), error });
+    expect(await settleJob(runId)).toEqual({
+      run_id: runId,
+      client_id: clientId,
+      outcome: 'release',
+      reason: 'run failed: internal',
+    });
+    await eventually(
+      async () => (await h.wallet.call('runLedger', { client_id: clientId, run_id: runId })).settled,
+    );
+  });
+
+  it('queues the settlement again when a redelivered report finds it was never queued', async () => {
+    const { runId } = await paidRun();
+    const result = {
+      redacted_text: 'Mail [EMAIL] today.',
+      findings: [],
+      counts: { email: 1, phone: 0, iban: 0, card: 0 },
+      characters: TEXT.length,
+    };
+    await h.report({ event: 'completed', run_id: runId, attempt: 1, at: at(), result });
+    expect(await settleJob(runId)).toMatchObject({ outcome: 'capture' });
+    // What Redis failing between the final UPDATE and the enqueue leaves behind.
+    await eventually(
+      async () => (await h.queue('wallet.settle').getJob(`settle-${runId}`))?.finishedOn !== undefined,
+    );
+    await h.queue('wallet.settle').remove(`settle-${runId}`);
+    await h.prisma
+      .$executeRaw`UPDATE orchestrator.runs SET settle_queued_at = NULL WHERE id = ${runId}::uuid`;
+
+    await expect(
+      h.report({ event: 'completed', run_id: runId, attempt: 1, at: at(), result }, 'redelivered'),
+    ).resolves.toEqual({ applied: false });
+    expect(await settleJob(runId)).toMatchObject({ outcome: 'capture' });
+    expect((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).settleQueuedAt).toBeInstanceOf(
+      Date,
+    );
+  });
 });

@@ -55,6 +55,26 @@ describe('describeCapability', () => {
     });
   });
 
+  test.each([
+    ['pii-redact', 'supported', 'node', 'async', 'per_unit', ['text']],
+    ['crt-batch-plan', 'plan_only', 'node', 'sync', 'free', ['apexes']],
+    ['html-to-pdf', 'requires_worker', 'browser', 'async', 'flat', ['html']],
+    ['whois', 'describe_only', 'node', 'sync', 'flat', ['domain']],
+  ])(
+    '%s: published %s on runtime %s (%s), %s pricing, its input schema',
+    async (slug, status, runtime, mode, model, required) => {
+      const response = DescribeCapabilityResponse.parse(await describeCapability(env.prisma, slug));
+      expect(response.capability.execution).toEqual({
+        machine_run_status: status,
+        effective_status: status,
+        runtime,
+        mode,
+      });
+      expect(response.capability.pricing.model).toBe(model);
+      expect(response.input_schema).toMatchObject({ type: 'object', additionalProperties: false, required });
+    },
+  );
+
   test('a record from another manifest keeps its pricing, file requirements and raw status', async () => {
     const response = await describeCapability(env.prisma, 'pdf-text-extract');
     expect(response.capability.execution).toEqual({

@@ -2,8 +2,9 @@ import type { CapabilityManifest } from '@svc/contracts';
 import { z } from 'zod';
 
 /**
- * Realistic neighbours for `crt` in search tests: each shares some words with it ("domain",
- * "find", "extract", "hostnames", "certificate"...) so the ranking, not mere matching, decides.
+ * Realistic neighbours for the manifests in code in search tests: each shares some words with them
+ * ("domain", "find", "extract", "pdf", "text", "hostname"...) so the ranking, not mere matching,
+ * decides. Their slugs differ from every manifest in code (seeding both at once must not collide).
  */
 const noFiles = { accepts_files: false, min_files: 0, max_files: 0, max_size_bytes: null, content_types: [] };
 const free = { model: 'free', currency: 'USD', description: 'Free.' } as const;
@@ -69,44 +70,8 @@ export const dnsLookupManifest: CapabilityManifest = {
   input: z.object({ hostname: z.string(), types: z.array(z.string()).optional() }).strict(),
 };
 
-export const whoisManifest: CapabilityManifest = {
-  slug: 'whois-lookup',
-  name: 'WHOIS domain registration lookup',
-  description:
-    'Look up who registered a domain, its registrar, creation and expiry dates, from WHOIS and RDAP.',
-  category: 'network',
-  tags: ['whois', 'rdap', 'registrar', 'domain', 'registration'],
-  version: '1.0.0',
-  pricing: { model: 'flat', currency: 'USD', price_usd: '0.01', description: 'USD 0.01 per lookup.' },
-  file_requirements: noFiles,
-  execution: sync,
-  input: z.object({ domain: z.string() }).strict(),
-};
-
-export const piiRedactManifest: CapabilityManifest = {
-  slug: 'pii-redact',
-  name: 'PII redaction',
-  description:
-    'Find and redact personal data (names, emails, phone numbers, addresses) in a text before sharing it.',
-  category: 'privacy',
-  tags: ['pii', 'redaction', 'privacy', 'gdpr', 'anonymize'],
-  version: '1.0.0',
-  pricing: {
-    model: 'per_unit',
-    currency: 'USD',
-    unit: '1000_characters',
-    unit_price_usd: '0.004',
-    description: 'USD 0.004 per 1000 characters.',
-  },
-  file_requirements: noFiles,
-  execution: { machine_run_status: 'plan_only', runtime: 'node', mode: 'sync' },
-  input: z.object({ text: z.string().max(100_000) }).strict(),
-};
-
 export const SYNTHETIC_MANIFESTS: readonly CapabilityManifest[] = [
   pdfTextManifest,
   imageThumbnailManifest,
   dnsLookupManifest,
-  whoisManifest,
-  piiRedactManifest,
 ];

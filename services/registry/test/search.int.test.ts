@@ -39,11 +39,32 @@ describe('searchCapabilities', () => {
     ['ct logs for example.com', 'crt'],
     ['extract text from pdf', 'pdf-text-extract'],
     ['make a thumbnail of a photo image', 'image-thumbnail'],
-    ['who registered this domain', 'whois-lookup'],
+    ['who registered this domain', 'whois'],
+    ['whois registrar of example.com', 'whois'],
     ['redact personal data', 'pii-redact'],
+    ['mask email addresses and phone numbers', 'pii-redact'],
+    ['remove credit card numbers and IBANs from a text', 'pii-redact'],
+    ['gdpr anonymize pii', 'pii-redact'],
+    ['convert html to pdf', 'html-to-pdf'],
+    ['print a web page as pdf with chromium', 'html-to-pdf'],
+    ['render an invoice to pdf', 'html-to-pdf'],
+    ['plan crt runs for many domains', 'crt-batch-plan'],
+    ['plan certificate lookups for a list of domains', 'crt-batch-plan'],
+    ['batch crt', 'crt-batch-plan'],
   ])('%j ranks %s first', async (q, expected) => {
     const response = await search({ q });
     expect(slugs(response)[0]).toBe(expected);
+  });
+
+  test('crt-batch-plan never outranks crt for what one crt run answers, and is its runner-up for bulk asks', async () => {
+    for (const q of ['crt', 'certificates for my domain', 'certificate transparency', 'find subdomains']) {
+      const found = slugs(await search({ q }));
+      expect(found[0]).toBe('crt');
+    }
+    // Someone asking for many domains at once sees the plan right below crt.
+    expect(
+      slugs(await search({ q: 'bulk certificate transparency lookups for many domains' })).slice(0, 2),
+    ).toEqual(['crt', 'crt-batch-plan']);
   });
 
   test('results are ordered by relevance (present, in [0, 1)) and each match shares a word', async () => {
@@ -52,7 +73,7 @@ describe('searchCapabilities', () => {
     expect(relevances.every((value) => value > 0 && value < 1)).toBe(true);
     expect([...relevances].sort((a, b) => b - a)).toEqual(relevances);
     // OR semantics: whois (it says "domain", not "certificate") matches too, below crt.
-    expect(slugs(response)).toEqual(expect.arrayContaining(['crt', 'whois-lookup']));
+    expect(slugs(response)).toEqual(expect.arrayContaining(['crt', 'whois']));
     expect(slugs(response)).not.toContain('image-thumbnail');
     expect(response.query).toEqual({ q: 'certificates for my domain', category: null, limit: 20 });
     expect(response.count).toBe(response.capabilities.length);
@@ -63,13 +84,18 @@ describe('searchCapabilities', () => {
     expect(response.capabilities[0]).toMatchObject({
       slug: 'pii-redact',
       category: 'privacy',
-      pricing: { model: 'per_unit', unit: '1000_characters' },
+      pricing: { model: 'per_unit', unit: '1000_characters', unit_price_usd: '0.002', minimum_usd: '0.002' },
       execution: {
-        machine_run_status: 'plan_only',
-        effective_status: 'plan_only',
+        machine_run_status: 'supported',
+        effective_status: 'supported',
         runtime: 'node',
-        mode: 'sync',
+        mode: 'async',
       },
+    });
+    const whois = (await search({ q: 'whois' })).capabilities[0];
+    expect(whois).toMatchObject({
+      slug: 'whois',
+      execution: { machine_run_status: 'describe_only', effective_status: 'describe_only' },
     });
   });
 
@@ -77,28 +103,35 @@ describe('searchCapabilities', () => {
     const response = await search({});
     expect(slugs(response)).toEqual([
       'crt',
+      'crt-batch-plan',
       'dns-lookup',
+      'html-to-pdf',
       'image-thumbnail',
       'pdf-text-extract',
       'pii-redact',
-      'whois-lookup',
+      'whois',
     ]);
     expect(response.capabilities.every((item) => item.relevance === undefined)).toBe(true);
   });
 
   test('the category filter is exact and combines with q', async () => {
-    expect(slugs(await search({ category: 'network' }))).toEqual(['dns-lookup', 'whois-lookup']);
+    expect(slugs(await search({ category: 'network' }))).toEqual(['dns-lookup', 'whois']);
     // whois and dns-lookup both say "domain"; crt (security) is filtered out despite ranking first overall.
     expect(slugs(await search({ q: 'certificates for my domain', category: 'network' }))).toEqual([
-      'whois-lookup',
+      'whois',
       'dns-lookup',
     ]);
-    expect(slugs(await search({ q: 'certificates for my domain', category: 'security' }))).toEqual(['crt']);
+    expect(slugs(await search({ q: 'certificates for my domain', category: 'security' }))).toEqual([
+      'crt',
+      'crt-batch-plan',
+    ]);
+    expect(slugs(await search({ category: 'privacy' }))).toEqual(['pii-redact']);
+    expect(slugs(await search({ category: 'documents' }))).toEqual(['html-to-pdf', 'pdf-text-extract']);
     expect(slugs(await search({ category: 'net' }))).toEqual([]);
   });
 
   test('limit is respected, with and without q', async () => {
-    expect(slugs(await search({ limit: 2 }))).toEqual(['crt', 'dns-lookup']);
+    expect(slugs(await search({ limit: 2 }))).toEqual(['crt', 'crt-batch-plan']);
     const all = await search({ q: 'domain dns records hostname lookup' });
     expect(all.capabilities.length).toBeGreaterThan(1);
     const one = await search({ q: 'domain dns records hostname lookup', limit: 1 });
@@ -123,9 +156,10 @@ describe('searchCapabilities', () => {
   });
 
   test('tsquery operators do not change the meaning: "!crt" still finds crt', async () => {
-    expect(slugs(await search({ q: '!crt' }))).toEqual(['crt']);
+    // crt-batch-plan says crt too (slug and description), below crt itself.
+    expect(slugs(await search({ q: '!crt' }))).toEqual(['crt', 'crt-batch-plan']);
     expect(slugs(await search({ q: "certificate & | ! ( ) :* ' transparency" }))[0]).toBe('crt');
     // The SQL-injection-shaped q above left the table intact.
-    expect(await env.prisma.capability.count()).toBe(6);
+    expect(await env.prisma.capability.count()).toBe(MANIFESTS.length + SYNTHETIC_MANIFESTS.length);
   });
 });

@@ -2,8 +2,11 @@ import { type EventPayload, type Subscription, subscribeEvents } from '@svc/bus'
 import type { CapabilityManifest } from '@svc/contracts';
 import { seedCatalog } from '../src/domain/seed';
 import { crtManifest, MANIFESTS } from '../src/manifests';
-import { pdfTextManifest, whoisManifest } from './fixtures';
+import { dnsLookupManifest, pdfTextManifest } from './fixtures';
 import { type RegistryTestEnv, startTestEnv } from './harness';
+
+/** Every manifest in code, in slug order (the order catalog.changed lists them in). */
+const ALL_SLUGS = MANIFESTS.map((manifest) => manifest.slug).sort();
 
 /** ms: how long we listen to be sure no event was published (pub/sub delivery is sub-ms on loopback). */
 const QUIET_MS = 300;
@@ -41,7 +44,7 @@ async function waitForEvents(count: number): Promise<void> {
 describe('seedCatalog', () => {
   test('first seed inserts every manifest and publishes catalog.changed with their slugs', async () => {
     const result = await seed(MANIFESTS);
-    expect(result.inserted).toEqual(['crt']);
+    expect([...result.inserted].sort()).toEqual(ALL_SLUGS);
     expect(result.updated).toEqual([]);
     expect(result.publishedVersion).toMatch(/^[0-9a-f]{32}$/);
 
@@ -55,13 +58,14 @@ describe('seedCatalog', () => {
     expect(row.manifestHash).toMatch(/^[0-9a-f]{64}$/);
 
     await waitForEvents(1);
-    expect(events).toEqual([{ version: result.publishedVersion, changed_slugs: ['crt'] }]);
+    expect(events).toEqual([{ version: result.publishedVersion, changed_slugs: ALL_SLUGS }]);
   });
 
   test('a second seed of the same manifests writes nothing and publishes nothing', async () => {
     const before = await env.prisma.capability.findUniqueOrThrow({ where: { slug: 'crt' } });
     const result = await seed(MANIFESTS);
-    expect(result).toMatchObject({ inserted: [], updated: [], unchanged: ['crt'], publishedVersion: null });
+    expect(result).toMatchObject({ inserted: [], updated: [], publishedVersion: null });
+    expect([...result.unchanged].sort()).toEqual(ALL_SLUGS);
     const after = await env.prisma.capability.findUniqueOrThrow({ where: { slug: 'crt' } });
     expect(after.updatedAt).toEqual(before.updatedAt);
     await waitForEvents(0);
@@ -106,23 +110,23 @@ describe('seedCatalog', () => {
   });
 
   test('two replicas seeding at once: each change is applied and announced exactly once', async () => {
-    const manifests = [...MANIFESTS, pdfTextManifest, whoisManifest];
+    const manifests = [...MANIFESTS, pdfTextManifest, dnsLookupManifest];
     const [a, b] = await Promise.all([seed(manifests), seed(manifests)]);
     const inserted = [...(a?.inserted ?? []), ...(b?.inserted ?? [])].sort();
-    expect(inserted).toEqual(['pdf-text-extract', 'whois-lookup']);
+    expect(inserted).toEqual(['dns-lookup', 'pdf-text-extract']);
     expect([...(a?.updated ?? []), ...(b?.updated ?? [])]).toEqual([]);
     await waitForEvents(1);
     const announced = events.flatMap((event) => event.changed_slugs).sort();
-    expect(announced).toEqual(['pdf-text-extract', 'whois-lookup']);
+    expect(announced).toEqual(['dns-lookup', 'pdf-text-extract']);
   });
 
   test('a manifest removed from code is kept and reported, not deleted', async () => {
     const warnings: unknown[] = [];
     const logger = { info: () => {}, warn: (obj: unknown) => void warnings.push(obj) };
     const result = await seedCatalog({ prisma: env.prisma, bus: env.bus, logger, manifests: MANIFESTS });
-    expect(result.orphaned.sort()).toEqual(['pdf-text-extract', 'whois-lookup']);
-    expect(warnings).toEqual([{ slugs: expect.arrayContaining(['pdf-text-extract', 'whois-lookup']) }]);
-    expect(await env.prisma.capability.count()).toBe(3);
+    expect(result.orphaned.sort()).toEqual(['dns-lookup', 'pdf-text-extract']);
+    expect(warnings).toEqual([{ slugs: expect.arrayContaining(['dns-lookup', 'pdf-text-extract']) }]);
+    expect(await env.prisma.capability.count()).toBe(MANIFESTS.length + 2);
     expect(result.publishedVersion).toBeNull();
   });
 
@@ -131,6 +135,6 @@ describe('seedCatalog', () => {
     await expect(seed([bad])).rejects.toThrow();
     const duplicate = [crtManifest, crtManifest];
     await expect(seed(duplicate)).rejects.toThrow('two manifests share the slug "crt"');
-    expect(await env.prisma.capability.count()).toBe(3);
+    expect(await env.prisma.capability.count()).toBe(MANIFESTS.length + 2);
   });
 });

@@ -75,3 +75,56 @@ describe('WorkerEnv', () => {
     expect(JSON.stringify(problems)).not.toContain('pw@');
   });
 });
+
+describe('WorkerEnv: queue and html-to-pdf settings', () => {
+  it('defaults (design "Configuration added")', () => {
+    expect(loadEnv(WorkerEnv, {})).toMatchObject({
+      WORKER_LOCK_DURATION_MS: 30_000,
+      WORKER_STALLED_INTERVAL_MS: 30_000,
+      WORKER_MAX_STALLED_COUNT: 2,
+      CHROMIUM_PATH: '/usr/bin/chromium',
+      HTML_TO_PDF_TIMEOUT_MS: 30_000,
+    });
+  });
+
+  it('reads the values given and accepts WORKER_MAX_STALLED_COUNT=0', () => {
+    const env = loadEnv(WorkerEnv, {
+      WORKER_LOCK_DURATION_MS: '5000',
+      WORKER_STALLED_INTERVAL_MS: '2000',
+      WORKER_MAX_STALLED_COUNT: '0',
+      CHROMIUM_PATH: '/opt/chromium/chrome',
+      HTML_TO_PDF_TIMEOUT_MS: '1500',
+    });
+    expect(env).toMatchObject({
+      WORKER_LOCK_DURATION_MS: 5_000,
+      WORKER_STALLED_INTERVAL_MS: 2_000,
+      WORKER_MAX_STALLED_COUNT: 0,
+      CHROMIUM_PATH: '/opt/chromium/chrome',
+      HTML_TO_PDF_TIMEOUT_MS: 1_500,
+    });
+  });
+
+  it('names each bad one', () => {
+    let error: unknown;
+    try {
+      loadEnv(WorkerEnv, {
+        WORKER_LOCK_DURATION_MS: '0',
+        WORKER_STALLED_INTERVAL_MS: 'soon',
+        WORKER_MAX_STALLED_COUNT: '11',
+        CHROMIUM_PATH: ' /usr/bin/chromium',
+        HTML_TO_PDF_TIMEOUT_MS: '-1',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const variables = error instanceof ConfigError ? error.problems.map((p) => p.variable).sort() : [];
+    expect(variables).toEqual([
+      'CHROMIUM_PATH',
+      'HTML_TO_PDF_TIMEOUT_MS',
+      'WORKER_LOCK_DURATION_MS',
+      'WORKER_MAX_STALLED_COUNT',
+      'WORKER_STALLED_INTERVAL_MS',
+    ]);
+  });
+});

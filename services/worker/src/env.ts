@@ -4,6 +4,7 @@ import {
   type EnvSource,
   intInRange,
   loadEnvOrExit,
+  pathVar,
   redisEnv,
   serviceEnv,
   urlVar,
@@ -73,6 +74,28 @@ const crtEnv = {
   CRT_CACHE_MAX_BYTES: intInRange(0, REDIS_MAX_VALUE_BYTES, 8 * 1024 * 1024),
 };
 
+/**
+ * BullMQ consumer settings of the capability queues (design "Worker"): a worker killed mid-run has
+ * its job picked up by another after at most lock + interval; a job that stalls more than
+ * WORKER_MAX_STALLED_COUNT times fails (the orchestrator's stale-run sweep then fails the run).
+ */
+const queueEnv = {
+  // ms: a job's lock lasts this long without renewal (renewed every half of it while it runs).
+  WORKER_LOCK_DURATION_MS: durationMs(30_000),
+  // ms: how often this worker looks for jobs whose worker stopped renewing their lock.
+  WORKER_STALLED_INTERVAL_MS: durationMs(30_000),
+  // Stalls (worker died mid-run) a job survives before it fails; 0 = the first stall fails it.
+  WORKER_MAX_STALLED_COUNT: intInRange(0, 10, 2),
+};
+
+/** The html-to-pdf capability (runtime `browser`): the system chromium playwright-core drives. */
+const htmlToPdfEnv = {
+  // Debian's chromium package; the browser image (infra/docker/Dockerfile, target browser) has it.
+  CHROMIUM_PATH: pathVar('/usr/bin/chromium'),
+  // ms: one render (page load and PDF) and also the browser's launch; a timeout is retried.
+  HTML_TO_PDF_TIMEOUT_MS: durationMs(30_000),
+};
+
 /** The worker's environment (docs/architecture.md "Ports"); stateless: no DATABASE_URL. */
 export const WorkerEnv = z.object({
   ...baseEnv,
@@ -83,7 +106,9 @@ export const WorkerEnv = z.object({
   // Jobs one worker process runs at once (per queue).
   WORKER_CONCURRENCY: intInRange(1, 1_000, 4),
   WORKER_RUNTIMES: runtimes,
+  ...queueEnv,
   ...crtEnv,
+  ...htmlToPdfEnv,
 });
 export type WorkerEnv = z.output<typeof WorkerEnv>;
 

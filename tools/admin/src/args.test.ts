@@ -98,6 +98,62 @@ describe('parseAdminArgs', () => {
     expect(usageError(['revoke-key', key.keyId, key.keyId]).command).toBe('revoke-key');
   });
 
+  it('parses set-balance, with and without a note', () => {
+    expect(parseAdminArgs(['set-balance', '--client', 'acme', '--usd', '12.5'])).toEqual({
+      command: 'set-balance',
+      clientName: 'acme',
+      balanceMicros: 12_500_000n,
+      note: null,
+    });
+    expect(parseAdminArgs(['set-balance', '--client=acme', '--usd=0', '--note', ' refund #42 '])).toEqual({
+      command: 'set-balance',
+      clientName: 'acme',
+      balanceMicros: 0n,
+      note: 'refund #42',
+    });
+  });
+
+  it('rejects set-balance without --client or --usd, or with a bad amount', () => {
+    expect(usageError(['set-balance', '--usd', '1'])).toMatchObject({
+      message: '--client is required',
+      command: 'set-balance',
+    });
+    expect(usageError(['set-balance', '--client', 'acme']).message).toBe('--usd is required');
+    expect(usageError(['set-balance', '--client', 'acme', '--usd=-1']).message).toContain('--usd');
+    expect(usageError(['set-balance', '--client', 'acme', '--usd', '1.0000001']).message).toContain(
+      '6 decimals',
+    );
+    expect(usageError(['set-balance', '--client', 'acme', '--usd', '1', '--none']).command).toBe(
+      'set-balance',
+    );
+  });
+
+  it('parses set-spend-cap with --usd or --none', () => {
+    expect(parseAdminArgs(['set-spend-cap', '--client', 'acme', '--usd', '0.02'])).toEqual({
+      command: 'set-spend-cap',
+      clientName: 'acme',
+      spendCapMicros: 20_000n,
+    });
+    expect(parseAdminArgs(['set-spend-cap', '--client', 'acme', '--none'])).toEqual({
+      command: 'set-spend-cap',
+      clientName: 'acme',
+      spendCapMicros: null,
+    });
+  });
+
+  it('wants exactly one of --usd and --none for set-spend-cap', () => {
+    const neither = usageError(['set-spend-cap', '--client', 'acme']);
+    expect(neither).toMatchObject({
+      message: 'give exactly one of --usd N or --none',
+      command: 'set-spend-cap',
+    });
+    expect(usageError(['set-spend-cap', '--client', 'acme', '--usd', '1', '--none']).message).toBe(
+      'give exactly one of --usd N or --none',
+    );
+    expect(usageError(['set-spend-cap', '--none']).message).toBe('--client is required');
+    expect(usageError(['set-spend-cap', '--client', 'acme', '--usd', 'lots']).message).toContain('--usd');
+  });
+
   it('answers --help globally and per command', () => {
     expect(parseAdminArgs(['--help'])).toEqual({ command: 'help', topic: null });
     expect(parseAdminArgs(['help', 'list-keys'])).toEqual({ command: 'help', topic: 'list-keys' });
@@ -106,5 +162,10 @@ describe('parseAdminArgs', () => {
     expect(usage()).toContain('create-key');
     expect(usage()).toContain('vault:fill');
     expect(usage('revoke-key')).not.toContain('list-keys');
+    expect(parseAdminArgs(['set-balance', '--help'])).toEqual({ command: 'help', topic: 'set-balance' });
+    expect(parseAdminArgs(['help', 'set-spend-cap'])).toEqual({ command: 'help', topic: 'set-spend-cap' });
+    expect(usage()).toContain('set-balance --client NAME --usd N [--note TEXT]');
+    expect(usage('set-spend-cap')).toContain('set-spend-cap --client NAME (--usd N | --none)');
+    expect(usage('set-spend-cap')).not.toContain('Scopes:');
   });
 });

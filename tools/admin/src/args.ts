@@ -5,7 +5,13 @@ import { microsFromUsd, type Scope } from '@svc/contracts';
 // Command-line parsing for `pnpm admin <command>`. Everything that can be checked without the
 // database is checked here, so mistakes exit 2 (usage) before any connection is made.
 
-export const COMMAND_NAMES = ['create-key', 'list-keys', 'revoke-key'] as const;
+export const COMMAND_NAMES = [
+  'create-key',
+  'list-keys',
+  'revoke-key',
+  'set-balance',
+  'set-spend-cap',
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 /** A mistake on the command line: main prints the message and usage on stderr and exits 2. */
@@ -41,12 +47,34 @@ export interface RevokeKeyArgs {
   keyId: string;
 }
 
+export interface SetBalanceArgs {
+  command: 'set-balance';
+  clientName: string;
+  /** The balance to reach, micro-USD (>= 0). */
+  balanceMicros: bigint;
+  /** Note on the adjustment line; null: a default naming the new balance. */
+  note: string | null;
+}
+
+export interface SetSpendCapArgs {
+  command: 'set-spend-cap';
+  clientName: string;
+  /** The monthly spend cap, micro-USD; null removes the cap (`--none`). */
+  spendCapMicros: bigint | null;
+}
+
 export interface HelpArgs {
   command: 'help';
   topic: CommandName | null;
 }
 
-export type AdminArgs = CreateKeyArgs | ListKeysArgs | RevokeKeyArgs | HelpArgs;
+export type AdminArgs =
+  | CreateKeyArgs
+  | ListKeysArgs
+  | RevokeKeyArgs
+  | SetBalanceArgs
+  | SetSpendCapArgs
+  | HelpArgs;
 
 const USAGE: Record<CommandName, string> = {
   'create-key':
@@ -55,6 +83,13 @@ const USAGE: Record<CommandName, string> = {
     '    --balance-usd adds an opening credit, --spend-cap-usd sets the wallet spend cap (USD, up to 6 decimals).',
   'list-keys': 'pnpm admin list-keys [--client NAME]\n' + '    Prints a JSON array of keys (never secrets).',
   'revoke-key': 'pnpm admin revoke-key KEY_ID|API_KEY\n' + '    Revokes a key; prints {"key_id","revoked"}.',
+  'set-balance':
+    'pnpm admin set-balance --client NAME --usd N [--note TEXT]\n' +
+    '    Sets the wallet balance to N USD with one adjustment line of N minus the current balance (none when it\n' +
+    '    already is N; held money is not touched); prints {"client_id","balance_usd","adjustment_usd"}.',
+  'set-spend-cap':
+    'pnpm admin set-spend-cap --client NAME (--usd N | --none)\n' +
+    '    Sets the monthly spend cap (UTC calendar month) to N USD, or removes it; prints {"client_id","spend_cap_usd"}.',
 };
 
 export function usage(topic: CommandName | null = null): string {
@@ -188,10 +223,60 @@ function isParseArgsError(err: unknown): err is { code: string; message: string 
   );
 }
 
+function parseSetBalance(args: string[]): SetBalanceArgs | HelpArgs {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      client: { type: 'string' },
+      usd: { type: 'string' },
+      note: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    return { command: 'help', topic: 'set-balance' };
+  }
+  const note = values.note?.trim() ?? '';
+  return {
+    command: 'set-balance',
+    clientName: required(values.client, '--client', 'set-balance').trim(),
+    balanceMicros: parseUsd(required(values.usd, '--usd', 'set-balance'), '--usd', 'set-balance'),
+    note: note === '' ? null : note,
+  };
+}
+
+function parseSetSpendCap(args: string[]): SetSpendCapArgs | HelpArgs {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      client: { type: 'string' },
+      usd: { type: 'string' },
+      none: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    return { command: 'help', topic: 'set-spend-cap' };
+  }
+  const clientName = required(values.client, '--client', 'set-spend-cap').trim();
+  if ((values.usd === undefined) === (values.none !== true)) {
+    throw new UsageError('give exactly one of --usd N or --none', 'set-spend-cap');
+  }
+  return {
+    command: 'set-spend-cap',
+    clientName,
+    spendCapMicros: values.usd === undefined ? null : parseUsd(values.usd, '--usd', 'set-spend-cap'),
+  };
+}
+
 const PARSERS: Record<CommandName, (args: string[]) => AdminArgs> = {
   'create-key': parseCreateKey,
   'list-keys': parseListKeys,
   'revoke-key': parseRevokeKey,
+  'set-balance': parseSetBalance,
+  'set-spend-cap': parseSetSpendCap,
 };
 
 /** Parses argv (without node and script). Throws UsageError on any mistake. */

@@ -1,9 +1,11 @@
 import { ApiKeyStore } from '@svc/auth';
-import { createPrismaClient, Prisma } from '@svc/db';
+import { createPrismaClient, Prisma, type PrismaClient } from '@svc/db';
 import { type AdminArgs, parseAdminArgs, UsageError, usage } from './args';
 import { createKey } from './commands/create-key';
 import { listKeys } from './commands/list-keys';
 import { revokeKey } from './commands/revoke-key';
+import { setBalance } from './commands/set-balance';
+import { setSpendCap } from './commands/set-spend-cap';
 import { resolveDatabaseUrl } from './database-url';
 
 // `pnpm admin <command>`: operator CLI. stdout carries exactly one JSON value per run (so it can be
@@ -15,14 +17,18 @@ const EXIT_USAGE = 2;
 
 type CommandArgs = Exclude<AdminArgs, { command: 'help' }>;
 
-function execute(store: ApiKeyStore, args: CommandArgs): Promise<unknown> {
+function execute(prisma: PrismaClient, args: CommandArgs): Promise<unknown> {
   switch (args.command) {
     case 'create-key':
-      return createKey(store, args);
+      return createKey(new ApiKeyStore(prisma), args);
     case 'list-keys':
-      return listKeys(store, args);
+      return listKeys(new ApiKeyStore(prisma), args);
     case 'revoke-key':
-      return revokeKey(store, args);
+      return revokeKey(new ApiKeyStore(prisma), args);
+    case 'set-balance':
+      return setBalance(prisma, args);
+    case 'set-spend-cap':
+      return setSpendCap(prisma, args);
   }
 }
 
@@ -46,7 +52,7 @@ async function run(argv: readonly string[]): Promise<number> {
   const databaseUrl = resolveDatabaseUrl(process.env, process.cwd());
   const prisma = createPrismaClient(databaseUrl);
   try {
-    const output = await execute(new ApiKeyStore(prisma), args);
+    const output = await execute(prisma, args);
     process.stdout.write(`${JSON.stringify(output)}\n`);
     return EXIT_OK;
   } finally {

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiKeyStore, parseApiKey } from '@svc/auth';
+import { ApiKeyStore, parseApiKey, provisionClient } from '@svc/auth';
+import { ledgerTotals, spendPeriod } from '@svc/db';
 import { createTestDatabase, type TestDatabase } from '@svc/testkit';
 
 // Runs the real CLI as a child process against a fresh, migrated database (dropped afterwards).
@@ -203,6 +204,115 @@ describe('pnpm admin', () => {
     const result = await runAdmin(['--help']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('create-key --client NAME --scopes');
+  });
+
+  describe('money commands', () => {
+    let clientId: string;
+
+    beforeAll(async () => {
+      // 10 USD opening credit, like create-key --balance-usd 10.
+      ({ clientId } = await provisionClient(store, {
+        clientName: 'money',
+        scopes: ['billing:read'],
+        balanceMicros: 10_000_000n,
+      }));
+    });
+
+    const balanceNow = async () =>
+      (await ledgerTotals(database.prisma, clientId, spendPeriod(new Date()))).balanceMicros;
+    const adjustments = () =>
+      database.prisma.ledgerEntry.findMany({
+        where: { clientId, kind: 'adjustment' },
+        orderBy: { createdAt: 'asc' },
+      });
+
+    it('set-balance writes one adjustment of the difference and prints one JSON line', async () => {
+      const output = onlyJsonLine(
+        await runAdmin(['set-balance', '--client', 'money', '--usd', '4.25'], { viaPnpm: true }),
+      );
+      expect(output).toEqual({ client_id: clientId, balance_usd: '4.25', adjustment_usd: '-5.75' });
+      expect(await adjustments()).toEqual([
+        expect.objectContaining({
+          amountMicros: -5_750_000n,
+          note: 'balance set to 4.25 USD (admin CLI)',
+          runId: null,
+        }),
+      ]);
+      expect(await balanceNow()).toBe(4_250_000n);
+    });
+
+    it('set-balance to the current balance writes nothing', async () => {
+      expect(onlyJsonLine(await runAdmin(['set-balance', '--client', 'money', '--usd', '4.25']))).toEqual({
+        client_id: clientId,
+        balance_usd: '4.25',
+        adjustment_usd: '0.00',
+      });
+      expect(await adjustments()).toHaveLength(1);
+    });
+
+    it('set-balance counts captures, leaves holds alone, and takes a note', async () => {
+      const captured = '6f1c1f2e-3d4b-4a5c-8d9e-0f1a2b3c4d5e';
+      await database.prisma.ledgerEntry.createMany({
+        data: [
+          { clientId, kind: 'hold', amountMicros: -250_000n, runId: captured },
+          { clientId, kind: 'capture', amountMicros: -250_000n, runId: captured },
+          {
+            clientId,
+            kind: 'hold',
+            amountMicros: -1_000_000n,
+            runId: '0b9d7c1e-8a53-4c4e-9d0a-2f6f1f4f6a11',
+          },
+        ],
+      });
+      const output = onlyJsonLine(
+        await runAdmin(['set-balance', '--client', 'money', '--usd', '10', '--note', 'top-up, ticket 42']),
+      );
+      // 4.25 − 0.25 captured = 4.00 before; the open hold of 1.00 does not count.
+      expect(output).toEqual({ client_id: clientId, balance_usd: '10.00', adjustment_usd: '6.00' });
+      expect((await adjustments()).at(-1)).toMatchObject({
+        amountMicros: 6_000_000n,
+        note: 'top-up, ticket 42',
+      });
+      expect(await balanceNow()).toBe(10_000_000n);
+    });
+
+    it('set-spend-cap sets and removes the cap', async () => {
+      expect(onlyJsonLine(await runAdmin(['set-spend-cap', '--client', 'money', '--usd', '0.02']))).toEqual({
+        client_id: clientId,
+        spend_cap_usd: '0.02',
+      });
+      const capped = await database.prisma.walletAccount.findUniqueOrThrow({ where: { clientId } });
+      expect(capped.spendCapMicros).toBe(20_000n);
+      expect(onlyJsonLine(await runAdmin(['set-spend-cap', '--client', 'money', '--none']))).toEqual({
+        client_id: clientId,
+        spend_cap_usd: null,
+      });
+      const uncapped = await database.prisma.walletAccount.findUniqueOrThrow({ where: { clientId } });
+      expect(uncapped.spendCapMicros).toBeNull();
+    });
+
+    it('an unknown client exits 1 naming it, and writes nothing', async () => {
+      const before = await database.prisma.ledgerEntry.count();
+      const accounts = await database.prisma.walletAccount.count();
+      for (const args of [
+        ['set-balance', '--client', 'nobody', '--usd', '5'],
+        ['set-spend-cap', '--client', 'nobody', '--usd', '5'],
+      ]) {
+        const result = await runAdmin(args);
+        expect(result).toMatchObject({ code: 1, stdout: '' });
+        expect(result.stderr).toBe('admin: unknown client: nobody\n');
+      }
+      expect(await database.prisma.ledgerEntry.count()).toBe(before);
+      expect(await database.prisma.walletAccount.count()).toBe(accounts);
+    });
+
+    it('a usage mistake exits 2 with the command’s usage', async () => {
+      const result = await runAdmin(['set-spend-cap', '--client', 'money']);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain('give exactly one of --usd N or --none');
+      expect(result.stderr).toContain('set-spend-cap --client NAME (--usd N | --none)');
+    });
   });
 
   describe('without DATABASE_URL', () => {

@@ -5,6 +5,7 @@ import {
   durationMs,
   type EnvSource,
   loadEnvOrExit,
+  pathVar,
   port,
   redisEnv,
 } from '@svc/config';
@@ -28,7 +29,8 @@ const healthPortOverrides = Object.fromEntries(
 
 /**
  * The launcher's own settings. Everything else in the environment (CRT_SH_URL, CERTSPOTTER_URL,
- * CERTSPOTTER_TOKEN, RPC_TIMEOUT_MS, …) is passed through to the services untouched.
+ * CERTSPOTTER_TOKEN, RPC_TIMEOUT_MS, …) is passed through to the services untouched; WORKER_RUNTIMES
+ * is set for the worker when the operator left it unset (worker-runtimes.ts).
  */
 export const LauncherEnv = z.object({
   ...baseEnv,
@@ -43,6 +45,10 @@ export const LauncherEnv = z.object({
   ...healthPortOverrides,
   // ms: how long a service has to exit after SIGTERM before it is SIGKILLed.
   LAUNCHER_STOP_TIMEOUT_MS: durationMs(10_000),
+  // Read to choose the worker's runtimes (worker-runtimes.ts); both still reach the worker untouched.
+  // The default is the worker's own (services/worker/src/env.ts): Debian's chromium package.
+  WORKER_RUNTIMES: z.string().optional(),
+  CHROMIUM_PATH: pathVar('/usr/bin/chromium'),
 });
 
 export interface LauncherSettings {
@@ -55,6 +61,9 @@ export interface LauncherSettings {
   port: number;
   healthPorts: Record<ServiceName, number>;
   stopTimeoutMs: number;
+  /** WORKER_RUNTIMES when the operator set it. */
+  workerRuntimes: string | undefined;
+  chromiumPath: string;
   /** The environment the services inherit (our variables are set on top of it per service). */
   passThrough: NodeJS.ProcessEnv;
 }
@@ -83,6 +92,8 @@ export function loadLauncherSettings(rootDir: string, source: EnvSource = proces
     port: env.PORT,
     healthPorts: healthPortsFrom(env),
     stopTimeoutMs: env.LAUNCHER_STOP_TIMEOUT_MS,
+    workerRuntimes: env.WORKER_RUNTIMES,
+    chromiumPath: env.CHROMIUM_PATH,
     passThrough: { ...source },
   };
 }

@@ -31,6 +31,7 @@ import { healthPortVariable, loadLauncherSettings } from './env';
 import { launcherLog, PrefixedOutput } from './output';
 import { waitUntilReady } from './readiness';
 import { type ChildSpec, Supervisor } from './supervisor';
+import { chooseWorkerRuntimes } from './worker-runtimes';
 
 // Wide enough for the longest name, "orchestrator".
 const NAME_WIDTH = 12;
@@ -146,7 +147,12 @@ function servicePorts(name: ServiceName): ServicePorts {
   return name === 'gateway' ? { port: settings.port, healthPort } : { healthPort };
 }
 
-function childSpec(name: ServiceName, databaseUrl: string, redisUrl: string): ChildSpec {
+function childSpec(
+  name: ServiceName,
+  databaseUrl: string,
+  redisUrl: string,
+  workerRuntimes: string | undefined,
+): ChildSpec {
   const env: NodeJS.ProcessEnv = {
     ...settings.passThrough,
     DATABASE_URL: databaseUrl,
@@ -156,6 +162,7 @@ function childSpec(name: ServiceName, databaseUrl: string, redisUrl: string): Ch
   };
   delete env.PORT; // only the gateway's: set below, never inherited
   Object.assign(env, portEnv(servicePorts(name)));
+  if (name === 'worker' && workerRuntimes !== undefined) env.WORKER_RUNTIMES = workerRuntimes;
   // `--import tsx` then the watchdog that ends a service whose launcher died (see parent-watch.ts).
   const args = ['--import', 'tsx', '--import', path.join(__dirname, 'parent-watch.ts'), serviceEntry(name)];
   return { name, command: process.execPath, args, cwd: rootDir, env };
@@ -190,8 +197,15 @@ async function startUp(): Promise<void> {
   }
   if (stopRequested) return;
 
+  // One worker for every runtime this machine can serve: html-to-pdf needs `browser` (Chromium).
+  const runtimes = chooseWorkerRuntimes({
+    configured: settings.workerRuntimes,
+    chromiumPath: settings.chromiumPath,
+  });
+  if (runtimes.note?.level === 'warn') log.warn(runtimes.note.text);
+  else if (runtimes.note !== undefined) log.info(runtimes.note.text);
   supervisor = new Supervisor(
-    SERVICE_NAMES.map((name) => childSpec(name, postgres.url, redis.url)),
+    SERVICE_NAMES.map((name) => childSpec(name, postgres.url, redis.url, runtimes.runtimes)),
     {
       line: (name, stream, text) => output.line(name, stream, text),
       info: (message) => log.info(message),

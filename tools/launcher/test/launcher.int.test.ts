@@ -8,6 +8,7 @@ import { freePort, readRuntimeInfo, runtimeInfoPath, SERVICE_NAMES, tcpAnswers }
 import { createTestDatabase, deleteKeysWithPrefix, type TestDatabase, testRedisUrl } from '@svc/testkit';
 import { DEV_BALANCE_MICROS, DEV_CLIENT_NAME, devKeyPath, readDevKey } from '../src/dev-key';
 import { healthPortVariable } from '../src/env';
+import { isExecutableFile } from '../src/worker-runtimes';
 
 // The README's first command, end to end: `pnpm start` from the workspace root, run the way a
 // terminal runs a foreground job (its own process group) against the test PostgreSQL and Redis, on
@@ -234,6 +235,8 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
   };
   delete env.HEALTH_PORT;
+  // The launcher chooses the worker's runtimes only when the operator did not.
+  delete env.WORKER_RUNTIMES;
 });
 
 afterAll(async () => {
@@ -279,6 +282,15 @@ describe('pnpm start', () => {
       // Printed once, with where it is saved (an absolute path: DATA_DIR is outside the workspace).
       expect(run.output).toContain(`Development API key (shown once, saved to ${keyFile}):`);
       expect(run.output).toContain(apiKey);
+      // One worker for node and, with a Chromium installed, browser (html-to-pdf); said either way.
+      const chromium = env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+      expect(run.output).toMatch(
+        isExecutableFile(chromium)
+          ? launcherLine(
+              `worker runtimes: node,browser (Chromium at ${chromium}; set WORKER_RUNTIMES to choose)`,
+            )
+          : /^launcher +\| warning: worker runtimes: node only: no Chromium at /m,
+      );
 
       const whoami = await get(`${gatewayUrl}/api/account/whoami`, apiKey);
       expect(whoami.status).toBe(200);

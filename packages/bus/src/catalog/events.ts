@@ -32,6 +32,13 @@ export const eventCatalog = {
     client_id: Uuid.optional(),
     run: RunRecord.optional(),
   }),
+  /**
+   * Cancellation of a running run was requested (spec §4.10). Every worker checks it against the
+   * jobs it runs and aborts that job's AbortSignal; the handler stops cooperatively and the worker
+   * reports `cancelled`. Lossy like every event: workers also check the cancel key
+   * `<prefix>:runs:cancel:<run_id>` before they start a job.
+   */
+  'run.cancel-requested': z.object({ run_id: Uuid }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type EventCatalog = typeof eventCatalog;

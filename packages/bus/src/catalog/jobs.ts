@@ -1,4 +1,13 @@
-import { CRT_MAX_LIMIT, DateTime, Hostname, RUN_ERROR_CODES, RunError, Uuid } from '@svc/contracts';
+import {
+  CRT_MAX_LIMIT,
+  DateTime,
+  Hostname,
+  HtmlToPdfInput,
+  PiiRedactInput,
+  RUN_ERROR_CODES,
+  RunError,
+  Uuid,
+} from '@svc/contracts';
 import { INTERNAL_ERROR_MESSAGE } from '@svc/errors';
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
@@ -81,8 +90,24 @@ export const RunReport = z.discriminatedUnion('event', [
     metrics: RunMetrics.optional(),
   }),
   z.object({ event: z.literal('failed'), ...ReportBase, error: RunError, metrics: RunMetrics.optional() }),
+  /** The handler stopped on a cancellation request (spec §4.10: cooperative). */
+  z.object({ event: z.literal('cancelled'), ...ReportBase }),
 ]);
 export type RunReport = z.infer<typeof RunReport>;
+
+/**
+ * Options of a capability job (queue `jobs.capability.<slug>`, job id `run-<run_id>`): an attempt that
+ * throws (an unexpected fault, a crashed browser) is retried after 1 s, then 2 s, with jitter; a
+ * worker that dies mid-attempt leaves the job to BullMQ's stalled-job recovery (docs/decisions.md L-C).
+ */
+const capabilityJobOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 1_000 /* ms */, jitter: 0.5 },
+  ...retention,
+} as const satisfies JobDefinition['options'];
+
+/** What every capability job answers (outcomes travel as `runs.report` jobs). */
+const CapabilityJobResult = z.object({ outcome: z.enum(['completed', 'failed', 'cancelled', 'skipped']) });
 
 export const jobCatalog = {
   /** Round trip through a job queue, for tests and `pnpm bench`. */
@@ -104,12 +129,36 @@ export const jobCatalog = {
       include_first_seen: z.boolean(),
       limit: z.number().int().min(1).max(CRT_MAX_LIMIT),
     }),
-    result: z.object({ outcome: z.enum(['completed', 'failed']) }),
-    options: {
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 1_000 /* ms */, jitter: 0.5 },
-      ...retention,
-    },
+    result: CapabilityJobResult,
+    options: capabilityJobOptions,
+  },
+  /** Queue `jobs.capability.pii-redact`: one pii-redact run (runtime node). */
+  'capability.pii-redact': {
+    payload: z.object({ run_id: Uuid, input: PiiRedactInput }),
+    result: CapabilityJobResult,
+    options: capabilityJobOptions,
+  },
+  /** Queue `jobs.capability.html-to-pdf`: one html-to-pdf run (runtime browser: only browser workers consume it). */
+  'capability.html-to-pdf': {
+    payload: z.object({ run_id: Uuid, input: HtmlToPdfInput }),
+    result: CapabilityJobResult,
+    options: capabilityJobOptions,
+  },
+  /**
+   * Queue `jobs.wallet.settle`: orchestrator → wallet, once a paid run is final: `capture` its hold
+   * (completed) or `release` it (failed, cancelled, or a hold whose run was never recorded). Job id
+   * `settle-<run_id>`; the wallet applies it once (unique ledger line per run and kind).
+   */
+  'wallet.settle': {
+    payload: z.object({
+      run_id: Uuid,
+      client_id: Uuid,
+      outcome: z.enum(['capture', 'release']),
+      /** Ledger note, e.g. "run completed", "run failed: provider_unavailable". */
+      reason: z.string().max(500),
+    }),
+    result: z.object({ applied: z.boolean() }),
+    options: { ...transientRetry, attempts: 10, ...retention },
   },
   /** Queue `jobs.runs.report`: workers → orchestrator, every state change of a run (RunReport). */
   'runs.report': {
@@ -125,3 +174,16 @@ export type JobPayloadInput<N extends JobName> = z.input<JobCatalog[N]['payload'
 export type JobPayload<N extends JobName> = z.output<JobCatalog[N]['payload']>;
 export type JobResultInput<N extends JobName> = z.input<JobCatalog[N]['result']>;
 export type JobResult<N extends JobName> = z.output<JobCatalog[N]['result']>;
+
+/** Capability job names: one queue per capability that runs on a worker. */
+export const CAPABILITY_JOBS = {
+  crt: 'capability.crt',
+  'pii-redact': 'capability.pii-redact',
+  'html-to-pdf': 'capability.html-to-pdf',
+} as const satisfies Record<string, JobName>;
+export type CapabilityJobName = (typeof CAPABILITY_JOBS)[keyof typeof CAPABILITY_JOBS];
+
+/** The job of a capability slug, or undefined when no worker runs it (plan_only, describe_only). */
+export function capabilityJobName(slug: string): CapabilityJobName | undefined {
+  return Object.entries(CAPABILITY_JOBS).find(([name]) => name === slug)?.[1];
+}

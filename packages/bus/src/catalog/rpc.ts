@@ -1,14 +1,22 @@
 import {
   BalanceResponse,
+  CapabilityInputObject,
   ClientType,
   CrtInput,
+  DateTime,
   DescribeCapabilityResponse,
   IdempotencyKey,
   ListCapabilitiesQuery,
   ListCapabilitiesResponse,
+  PriceDetail,
   Quote,
+  RunLedger,
+  RunReceiptResponse,
   RunRecord,
   Slug,
+  SpendDiagnosticsResponse,
+  UsageStatementQuery,
+  UsageStatementResponse,
   UsdAmount,
   Uuid,
 } from '@svc/contracts';
@@ -70,6 +78,67 @@ export const IssueQuoteRequest = z.object({
   price_usd: UsdAmount,
   /** SHA-256 (hex) of the canonical input the quote prices (spec §4 rule 1: run sends the same input). */
   input_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  /** How the price was reached; stored with the quote and shown with it. */
+  price_detail: PriceDetail.optional(),
+});
+
+/**
+ * `orchestrator.quote` (spec §4.3): the orchestrator describes the capability (registry), refuses a
+ * blocked execution mode (409), validates `input` against the capability's schema (422), prices it
+ * and has the wallet issue the quote with its clearance. `input` is the raw client object.
+ */
+export const QuoteCapabilityRequest = z.object({
+  client_id: Uuid,
+  slug: Slug,
+  input: CapabilityInputObject,
+  client_type: ClientType,
+});
+
+/**
+ * `orchestrator.startRun` (spec §4.4): any capability but crt's own endpoint. Idempotency as for crt
+ * (docs/decisions.md C3); for a paid capability `idempotency_key` and `quote_id` are required and the
+ * wallet holds the price before the run is queued.
+ */
+export const StartRunRequest = z.object({
+  client_id: Uuid,
+  slug: Slug,
+  input: CapabilityInputObject,
+  quote_id: Uuid.optional(),
+  client_type: ClientType,
+  idempotency_key: IdempotencyKey.optional(),
+});
+
+/** `orchestrator.cancelRun` (spec §4.10): what happened and the run after it. */
+export const CancelRunResult = z.object({
+  /** `cancelled`: the run was queued/retrying and is now cancelled; `cancel_requested`: it is running. */
+  outcome: z.enum(['cancelled', 'cancel_requested']),
+  run: RunRecord,
+});
+export type CancelRunResult = z.infer<typeof CancelRunResult>;
+
+/**
+ * `wallet.holdForRun`: checks that `quote_id` is this client's quote for this slug and input, not
+ * expired and cleared, then holds its price against the balance and the spend cap under a per-client
+ * lock (402 when it no longer fits). Idempotent per run: a second call returns the same hold.
+ * Errors: 404 unknown quote (or another client's), 422 other slug/input, 409 expired, 402 funds.
+ */
+export const HoldForRunRequest = z.object({
+  client_id: Uuid,
+  run_id: Uuid,
+  quote_id: Uuid,
+  slug: Slug,
+  input_hash: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export const HoldForRunResponse = z.object({
+  quote: Quote,
+  /** The amount held (the quote's price; 0 for a free quote, which writes no ledger line). */
+  held_usd: UsdAmount,
+});
+
+/** `wallet.openHolds`: holds without capture or release older than `older_than` (orchestrator reconciler). */
+export const OpenHoldsRequest = z.object({ older_than: DateTime, limit: z.number().int().min(1).max(1000) });
+export const OpenHoldsResponse = z.object({
+  holds: z.array(z.object({ run_id: Uuid, client_id: Uuid, created_at: DateTime })),
 });
 
 export const rpcCatalog = {
@@ -82,12 +151,27 @@ export const rpcCatalog = {
     ping,
     balance: { request: z.object({ client_id: Uuid }), response: BalanceResponse },
     issueQuote: { request: IssueQuoteRequest, response: Quote },
+    holdForRun: { request: HoldForRunRequest, response: HoldForRunResponse },
+    /** The ledger lines of one run of `client_id` (empty for a free or unknown run). */
+    runLedger: { request: z.object({ client_id: Uuid, run_id: Uuid }), response: RunLedger },
+    usageStatement: {
+      request: UsageStatementQuery.extend({ client_id: Uuid }),
+      response: UsageStatementResponse,
+    },
+    spendDiagnostics: { request: z.object({ client_id: Uuid }), response: SpendDiagnosticsResponse },
+    openHolds: { request: OpenHoldsRequest, response: OpenHoldsResponse },
   },
   orchestrator: {
     ping,
     startCrtRun: { request: StartCrtRunRequest, response: StartRunResponse },
     /** The run if `client_id` owns it; otherwise 404, the same as for a run that does not exist. */
     getRun: { request: z.object({ client_id: Uuid, run_id: Uuid }), response: RunRecord },
+    quote: { request: QuoteCapabilityRequest, response: Quote },
+    startRun: { request: StartRunRequest, response: StartRunResponse },
+    /** 404 as getRun; 409 when the run already finished. */
+    cancelRun: { request: z.object({ client_id: Uuid, run_id: Uuid }), response: CancelRunResult },
+    /** The run (404 as getRun), its quote and its ledger lines (from the wallet). */
+    receipt: { request: z.object({ client_id: Uuid, run_id: Uuid }), response: RunReceiptResponse },
   },
   // Filled from later issues; listed now so launchers and health probes can ping them.
   uploads: { ping },

@@ -19,8 +19,18 @@ import {
 } from '../crt';
 import { EffectiveRunStatus, MachineRunStatus, RunState } from '../execution';
 import { HealthResponse, ReadinessResponse } from '../health';
-import { Quote } from '../quote';
-import { RunRecord, RunStatusResponse } from '../run';
+import {
+  CapabilityUsage,
+  LedgerLine,
+  RunLedger,
+  RunReceiptResponse,
+  SpendDiagnosticsResponse,
+  UsageLine,
+  UsageStatementResponse,
+} from '../ledger';
+import { PriceDetail } from '../pricing';
+import { Quote, QuoteExecution, QuoteRequest, QuoteResponse, WalletClearance } from '../quote';
+import { RunError, RunRecord, RunRequest, RunStartResponse, RunStatusResponse } from '../run';
 
 /**
  * Named schemas under `components.schemas`. Every use of one of these exact zod instances in an
@@ -53,7 +63,22 @@ export const componentSchemas: Readonly<Record<string, { schema: z.ZodType; io: 
   CrtResult: { schema: CrtResult, io: 'output' },
   CrtCompletedRunResponse: { schema: CrtCompletedRunResponse, io: 'output' },
   CrtReplayRunResponse: { schema: CrtReplayRunResponse, io: 'output' },
+  PriceDetail: { schema: PriceDetail, io: 'output' },
+  WalletClearance: { schema: WalletClearance, io: 'output' },
+  QuoteExecution: { schema: QuoteExecution, io: 'output' },
   Quote: { schema: Quote, io: 'output' },
+  QuoteRequest: { schema: QuoteRequest, io: 'input' },
+  QuoteResponse: { schema: QuoteResponse, io: 'output' },
+  RunError: { schema: RunError, io: 'output' },
   RunRecord: { schema: RunRecord, io: 'output' },
   RunStatusResponse: { schema: RunStatusResponse, io: 'output' },
+  RunRequest: { schema: RunRequest, io: 'input' },
+  RunStartResponse: { schema: RunStartResponse, io: 'output' },
+  LedgerLine: { schema: LedgerLine, io: 'output' },
+  RunLedger: { schema: RunLedger, io: 'output' },
+  RunReceiptResponse: { schema: RunReceiptResponse, io: 'output' },
+  UsageLine: { schema: UsageLine, io: 'output' },
+  CapabilityUsage: { schema: CapabilityUsage, io: 'output' },
+  UsageStatementResponse: { schema: UsageStatementResponse, io: 'output' },
+  SpendDiagnosticsResponse: { schema: SpendDiagnosticsResponse, io: 'output' },
 };

@@ -5,12 +5,15 @@ import { accountOperations } from './account-operations';
 import { capabilityOperations } from './capability-operations';
 import { componentSchemas } from './components';
 import { type ApiOperation, toOpenApiOperation } from './operation';
+import { quoteRunOperations } from './quote-run-operations';
 import { runOperations } from './run-operations';
+import { operationsByScope, scopeTableMarkdown } from './scope-table';
 import { systemOperations } from './system-operations';
 
 /** Every REST operation. A new resource adds its `*-operations.ts` list here, nothing else. */
 export const apiOperations: readonly ApiOperation[] = [
   ...capabilityOperations,
+  ...quoteRunOperations,
   ...runOperations,
   ...accountOperations,
   ...systemOperations,
@@ -40,8 +43,16 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = apiOp
       info: {
         title: 'Capability Service',
         version: API_VERSION,
-        description: 'Quote-first registry of executable capabilities: search, describe, quote, run.',
+        description: [
+          'Quote-first registry of executable capabilities: search, describe, quote, run.',
+          '## Scopes',
+          "Which scope each operation requires (spec §5.3; the same as each operation's " +
+            '`x-required-scopes`, and as `x-scopes` at the top of this document).',
+          scopeTableMarkdown(operations),
+        ].join('\n\n'),
       },
+      // Scope → operations that require it ("METHOD path"), generated from the operations.
+      'x-scopes': Object.fromEntries(operationsByScope(operations).map((row) => [row.scope, row.operations])),
       // Spec §5.1: HTTP bearer with an API key; operations without auth override this with `security: []`.
       security: [{ bearerAuth: [] }],
       components: {

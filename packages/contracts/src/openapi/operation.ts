@@ -10,11 +10,12 @@ import { ErrorResponse, type Scope } from '../common';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Error statuses an operation may declare; each is answered with an ErrorResponse body. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 502 | 503 | 504;
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Malformed request (e.g. a body that is not JSON).',
   401: 'Missing, malformed, unknown or revoked API key.',
+  402: 'Wallet or spend-cap hard stop: the message names the price and the limit.',
   403: 'The API key lacks a required scope.',
   404: 'Not found.',
   405: 'Method not allowed on this path.',
@@ -55,11 +56,16 @@ export interface ApiOperation {
   success: JsonResponse & { status: 200 | 201 | 202 };
   /**
    * Responses with a body other than ErrorResponse: a second success status (the crt run answers
-   * 202 when it outlives the wait) or an error status with its own body (/readyz answers 503 with
-   * its report).
+   * 202 when it outlives the wait; a capability run 200 when it is already finished or replayed) or
+   * an error status with its own body (/readyz answers 503 with its report).
    */
-  otherResponses?: Partial<Record<ErrorStatus | 202, JsonResponse>>;
+  otherResponses?: Partial<Record<ErrorStatus | 200 | 202, JsonResponse>>;
   errors: readonly ErrorStatus[];
+  /**
+   * What an error status means for this operation (e.g. 409 on cancel: the run already finished),
+   * in place of the generic description; only for statuses listed in `errors`.
+   */
+  errorNotes?: Partial<Record<ErrorStatus, string>>;
 }
 
 function scopeSentence(scopes: readonly Scope[]): string {
@@ -76,16 +82,26 @@ function jsonResponse({ description, schema, headers }: JsonResponse): ZodOpenAp
   };
 }
 
+/** A three-digit HTTP status as a key of an OpenAPI responses object. */
+function isStatusKey(key: string): key is `${1 | 2 | 3 | 4 | 5}${string}` {
+  return /^[1-5][0-9][0-9]$/.test(key);
+}
+
 /** Renders one ApiOperation as a zod-openapi operation object. */
 export function toOpenApiOperation(op: ApiOperation): ZodOpenApiOperationObject {
   const responses: ZodOpenApiResponsesObject = { [`${op.success.status}`]: jsonResponse(op.success) };
   for (const status of op.errors) {
-    responses[`${status}`] = jsonResponse({ description: ERROR_DESCRIPTIONS[status], schema: ErrorResponse });
+    const description = op.errorNotes?.[status] ?? ERROR_DESCRIPTIONS[status];
+    responses[`${status}`] = jsonResponse({ description, schema: ErrorResponse });
   }
-  const others = op.otherResponses ?? {};
-  for (const status of Object.keys(others).map(Number) as (ErrorStatus | 202)[]) {
-    const response = others[status];
-    if (response) responses[`${status}`] = jsonResponse(response);
+  const declared = new Set<number>(op.errors);
+  for (const status of Object.keys(op.errorNotes ?? {})) {
+    if (!declared.has(Number(status))) {
+      throw new Error(`${op.operationId}: errorNotes names ${status}, which is not in errors`);
+    }
+  }
+  for (const [status, response] of Object.entries(op.otherResponses ?? {})) {
+    if (response && isStatusKey(status)) responses[status] = jsonResponse(response);
   }
   const authText = op.auth.kind === 'public' ? 'No authentication.' : scopeSentence(op.auth.scopes);
   const operation: ZodOpenApiOperationObject = {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { IdempotencyKey } from '../common';
 import { CrtRunRequest, CrtRunResponse } from '../crt';
-import { RunIdParams, RunStatusResponse } from '../run';
+import { RunReceiptResponse } from '../ledger';
+import { CancelRunResponse, RunIdParams, RunStatusResponse } from '../run';
 import type { ApiOperation } from './operation';
 
 /** Optional `Idempotency-Key` header of the crt run (spec §4 rule 2; lowercase: HTTP header names). */
@@ -12,7 +13,7 @@ export const CrtRunHeaders = z.object({
   ),
 });
 
-/** Spec §4.5 and §4.8: the crt run and run status. */
+/** Spec §4.5, §4.8, §4.10 and §4.11: the crt run, run status, cancel and receipt. */
 export const runOperations: readonly ApiOperation[] = [
   {
     method: 'post',
@@ -65,6 +66,49 @@ export const runOperations: readonly ApiOperation[] = [
     auth: { kind: 'key', scopes: ['capabilities:run'] },
     params: { path: RunIdParams },
     success: { status: 200, description: 'The run status record.', schema: RunStatusResponse },
+    errors: [401, 403, 404, 422, 500, 503],
+  },
+  {
+    method: 'post',
+    path: '/api/capability-runs/{run_id}/cancel',
+    operationId: 'cancelRun',
+    summary: 'Cancel a run',
+    description:
+      'A queued or retrying run is cancelled at once (200, status `cancelled`; a held price is released). A ' +
+      'running run is asked to stop (202, status still `running`, `cancel_requested_at` set): cancellation ' +
+      'is cooperative, so it ends `cancelled`, or `completed` (and charged) if it finished first. No body. ' +
+      'A run of another client answers the same 404 as a run that does not exist.',
+    tags: ['runs'],
+    auth: { kind: 'key', scopes: ['capabilities:run'] },
+    params: { path: RunIdParams },
+    success: { status: 200, description: 'The run, now cancelled.', schema: CancelRunResponse },
+    otherResponses: {
+      202: {
+        description: 'The run is running: cancellation requested; poll the `Location` until it ends.',
+        schema: CancelRunResponse,
+        headers: z.object({
+          Location: z.string().describe('Where to poll the run: /api/capability-runs/{run_id}.'),
+        }),
+      },
+    },
+    errors: [401, 403, 404, 409, 422, 500, 503],
+    errorNotes: {
+      409: 'The run already finished (completed, failed or cancelled); only queued, retrying or running runs can be cancelled.',
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/capability-runs/{run_id}/receipt',
+    operationId: 'getRunReceipt',
+    summary: 'Run receipt: the run, its quote and its ledger lines',
+    description:
+      'The run record, the quote it ran on and the wallet lines written for it (hold, then capture or ' +
+      'release), with what is still held, what was charged and whether the run is settled. A run of ' +
+      'another client answers the same 404 as a run that does not exist.',
+    tags: ['runs'],
+    auth: { kind: 'key', scopes: ['billing:read'] },
+    params: { path: RunIdParams },
+    success: { status: 200, description: 'The receipt.', schema: RunReceiptResponse },
     errors: [401, 403, 404, 422, 500, 503],
   },
 ];

@@ -59,6 +59,12 @@ export function runRecord(overrides: Overrides = {}) {
     updated_at: '2026-11-21T10:40:58.456Z',
     started_at: '2026-11-21T10:40:57.300Z',
     finished_at: '2026-11-21T10:40:58.456Z',
+    attempts: 1,
+    price_usd: '0',
+    runtime: 'node',
+    waiting_for_runtime: null,
+    cancel_requested_at: null,
+    status_message: 'completed',
     result: crtResult(),
     ...overrides,
   };
@@ -70,6 +76,8 @@ export function queuedRunRecord(overrides: Overrides = {}) {
     status: 'queued',
     started_at: null,
     finished_at: null,
+    attempts: 0,
+    status_message: 'queued: waiting for a worker',
     updated_at: '2026-11-21T10:40:57.123Z',
   });
   return { ...record, ...overrides };
@@ -79,6 +87,8 @@ export function queuedRunRecord(overrides: Overrides = {}) {
 export function failedRunRecord(overrides: Overrides = {}) {
   const { result: _result, ...record } = runRecord({
     status: 'failed',
+    status_message:
+      'failed: crt providers unavailable: crt.sh: HTTP 502; certspotter: timed out after 15000 ms',
     error: {
       code: 'provider_unavailable',
       message: 'crt providers unavailable: crt.sh: HTTP 502; certspotter: timed out after 15000 ms',

@@ -6,8 +6,8 @@ import {
   type RunRecord,
   RunStatusResponse,
 } from '@svc/contracts';
-import { BadGatewayError, ConflictError, formatZodError, InternalError } from '@svc/errors';
-import type { z } from 'zod';
+import { BadGatewayError, ConflictError, InternalError } from '@svc/errors';
+import { checkedBody } from './contract-body';
 
 /**
  * The HTTP answer of `POST /api/capabilities/crt/run` once the wait is over (design "Flow" step 5),
@@ -63,20 +63,11 @@ function throwIfUnsuccessful(run: RunRecord): void {
   }
 }
 
-/** Parses a body we built; a mismatch is our bug (500, the reason logged, never shown). */
-function checked<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw new InternalError(`${what} does not match its contract: ${formatZodError(parsed.error)}`);
-  }
-  return parsed.data;
-}
-
 export function crtRunAnswer(outcome: CrtRunOutcome): CrtRunAnswer {
   const { run } = outcome;
   if (outcome.replay) {
     const key = outcome.idempotencyKey === undefined ? '' : ` (Idempotency-Key "${outcome.idempotencyKey}")`;
-    const body = checked(
+    const body = checkedBody(
       CrtReplayRunResponse,
       {
         ok: true,
@@ -95,7 +86,7 @@ export function crtRunAnswer(outcome: CrtRunOutcome): CrtRunAnswer {
   throwIfUnsuccessful(run);
   if (run.status === 'completed') {
     if (outcome.quote === null) throw new InternalError(`completed run ${run.run_id} has no quote`);
-    const body = checked(
+    const body = checkedBody(
       CrtCompletedRunResponse,
       {
         ok: true,
@@ -115,5 +106,5 @@ export function crtRunAnswer(outcome: CrtRunOutcome): CrtRunAnswer {
 
 /** The 200 body of GET /api/capability-runs/{run_id}. */
 export function runStatusBody(run: RunRecord): RunStatusResponse {
-  return checked(RunStatusResponse, { ok: true, ...run }, 'run status response');
+  return checkedBody(RunStatusResponse, { ok: true, ...run }, 'run status response');
 }

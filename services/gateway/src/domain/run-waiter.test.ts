@@ -23,6 +23,12 @@ function record(status: RunState, runId = RUN): RunRecord {
     updated_at: at,
     started_at: status === 'queued' ? null : at,
     finished_at: status === 'completed' || status === 'failed' ? at : null,
+    attempts: status === 'queued' ? 0 : 1,
+    price_usd: '0',
+    runtime: 'node',
+    waiting_for_runtime: null,
+    cancel_requested_at: null,
+    status_message: status,
   };
 }
 

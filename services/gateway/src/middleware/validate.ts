@@ -1,5 +1,5 @@
 import { AppError, formatZodError, ValidationError } from '@svc/errors';
-import express from 'express';
+import express, { type Request } from 'express';
 import type { z } from 'zod';
 import type { GatewayHandler } from '../locals';
 
@@ -15,6 +15,20 @@ export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, pre
     throw new ValidationError(formatZodError(result.error, prefix));
   }
   return result.data;
+}
+
+/**
+ * The JSON body of a route whose body is an object; `detail` follows the message, e.g.
+ * `(RunRequest)` naming the contract.
+ * An array, a missing body or `null` gets one clear 422 rather than a confusing message from the
+ * object schema; a bare JSON string or number never gets here (the strict parser answers 400).
+ */
+export function objectBody(req: Request, detail: string): unknown {
+  const body: unknown = req.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError(`body: must be a JSON object ${detail}`);
+  }
+  return body;
 }
 
 /**

@@ -1,15 +1,37 @@
-import type { BalanceResponse, WhoAmIResponse } from '@svc/contracts';
+import type { RpcRequest } from '@svc/bus';
+import {
+  type BalanceResponse,
+  SpendDiagnosticsQuery,
+  type SpendDiagnosticsResponse,
+  UsageStatementQuery,
+  type UsageStatementResponse,
+  type WhoAmIResponse,
+} from '@svc/contracts';
 import { Router } from 'express';
 import { authOf } from '../locals';
 import type { createRequireAuth } from '../middleware/auth';
 import { defineRoute } from '../middleware/method-not-allowed';
+import { noStore } from '../middleware/no-store';
+import { parseRequest } from '../middleware/validate';
 
-/** The wallet as the routes see it (main.ts adapts the `wallet.balance` RPC client). */
+/** `wallet.usageStatement`: the parsed query plus whose statement it is. */
+export type UsageStatementRequest = RpcRequest<'wallet', 'usageStatement'>;
+
+/**
+ * The wallet as the routes see it (main.ts adapts the `wallet` RPC client). Errors pass through:
+ * 422 for a period the wallet refuses (`from` not before `to`, longer than USAGE_MAX_SPAN_MS), 503
+ * when it does not answer.
+ */
 export interface WalletReader {
   balance(clientId: string): Promise<BalanceResponse>;
+  usageStatement(request: UsageStatementRequest): Promise<UsageStatementResponse>;
+  spendDiagnostics(clientId: string): Promise<SpendDiagnosticsResponse>;
 }
 
-/** Account endpoints (spec §4.12; whoami is ours). Mounted at /api/account. */
+/**
+ * Account endpoints (spec §4.12-§4.14; whoami is ours). Mounted at /api/account. Money is private
+ * to its client and changes with every run: every answer is `no-store`.
+ */
 export function accountRouter(
   requireAuth: ReturnType<typeof createRequireAuth>,
   wallet: WalletReader,
@@ -18,6 +40,7 @@ export function accountRouter(
 
   defineRoute(router, '/whoami', {
     get: [
+      noStore,
       requireAuth(),
       (_req, res) => {
         // Answered from the verified key itself: no bus hop.
@@ -29,7 +52,6 @@ export function accountRouter(
           key_id: auth.keyId,
           scopes: [...auth.scopes],
         };
-        res.setHeader('Cache-Control', 'no-store');
         res.json(body);
       },
     ],
@@ -37,11 +59,34 @@ export function accountRouter(
 
   defineRoute(router, '/balance', {
     get: [
+      noStore,
       requireAuth('billing:read'),
       async (_req, res) => {
         const body = await wallet.balance(authOf(res).clientId);
-        res.setHeader('Cache-Control', 'no-store');
         res.json(body);
+      },
+    ],
+  });
+
+  defineRoute(router, '/usage-statement', {
+    get: [
+      noStore,
+      requireAuth('billing:read'),
+      async (req, res) => {
+        // Strict (D2): a typo such as `month=11` is a 422, not a silent default period.
+        const query = parseRequest(UsageStatementQuery, req.query, 'query');
+        res.json(await wallet.usageStatement({ ...query, client_id: authOf(res).clientId }));
+      },
+    ],
+  });
+
+  defineRoute(router, '/spend-diagnostics', {
+    get: [
+      noStore,
+      requireAuth('billing:read'),
+      async (req, res) => {
+        parseRequest(SpendDiagnosticsQuery, req.query, 'query');
+        res.json(await wallet.spendDiagnostics(authOf(res).clientId));
       },
     ],
   });

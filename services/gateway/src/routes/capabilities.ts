@@ -24,8 +24,8 @@ function setCacheControl(res: GatewayResponse, maxAgeSeconds: number): void {
 }
 
 /**
- * Discovery, spec §4.1 and §4.2; no authentication. Mounted at /api/capabilities.
- * Quote, run and upload-session (§4.3–§4.6) join this router in later issues.
+ * Discovery, spec §4.1 and §4.2; no authentication. Mounted at /api/capabilities, after the crt
+ * run and quote/run routers (quote-run.ts). Upload sessions (§4.6) come with the uploads issue.
  */
 export function capabilitiesRouter(catalog: CatalogReader): Router {
   const router = Router();

@@ -1,26 +1,17 @@
 import { CrtRunHeaders, CrtRunRequest } from '@svc/contracts';
-import { ValidationError } from '@svc/errors';
-import { type Request, Router } from 'express';
+import { Router } from 'express';
 import type { RouteKit } from '../app';
 import { crtRunAnswer } from '../domain/crt-run-answer';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
 import type { RunWaiting } from '../domain/run-waiter';
 import { authOf, type GatewayResponse } from '../locals';
 import { defineRoute } from '../middleware/method-not-allowed';
-import { parseRequest } from '../middleware/validate';
+import { noStore } from '../middleware/no-store';
+import { objectBody, parseRequest } from '../middleware/validate';
 
 export interface CrtRunRouteOptions {
   /** ms the request waits for the run to finish before answering 202 (CRT_RUN_WAIT_MS, 55,000). */
   readonly waitMs: number;
-}
-
-/** The body must be a JSON object; anything else (none, an array, a string) gets one clear 422. */
-function objectBody(req: Request): unknown {
-  const body: unknown = req.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ValidationError('body: must be a JSON object (CrtRunRequest) with "input" required');
-  }
-  return body;
 }
 
 /** Aborts when the client goes away, so its waiter is released instead of held to the deadline. */
@@ -34,8 +25,8 @@ function closeSignal(res: GatewayResponse): { signal: AbortSignal; release: () =
 /**
  * `POST /api/capabilities/crt/run` (spec §4.5; design "Flow" steps 1, 2 and 5). Mounted at
  * /api/capabilities, before the discovery router, with case-sensitive matching: `/CRT/run` is not
- * this route. `POST /api/capabilities/{slug}/run` for other slugs (spec §4.4) is a later issue and
- * stays 404.
+ * this route. Every other slug (and `/CRT/run`) goes on to the generic run route (quote-run.ts,
+ * spec §4.4), which answers as soon as the run is recorded instead of waiting for it.
  *
  * Auth comes before the body (an unauthenticated request is not read), then the header and the body
  * are checked (422 naming the field), the orchestrator records and queues the run, and the request
@@ -51,17 +42,16 @@ export function crtRunRouter(
 
   defineRoute(router, '/crt/run', {
     post: [
+      noStore,
       kit.requireAuth('capabilities:run'),
       ...kit.jsonBody,
       async (req, res) => {
-        // Every answer of this route, errors included, is about one client's run: never cached.
-        res.setHeader('Cache-Control', 'no-store');
         const headers = parseRequest(
           CrtRunHeaders,
           { 'idempotency-key': req.headers['idempotency-key'] },
           'headers',
         );
-        const request = parseRequest(CrtRunRequest, objectBody(req));
+        const request = parseRequest(CrtRunRequest, objectBody(req, '(CrtRunRequest) with "input" required'));
         const { clientId } = authOf(res);
         const idempotencyKey = headers['idempotency-key'];
 

@@ -8,7 +8,8 @@ import { RunWaiter } from '../../src/domain/run-waiter';
 import type { AuthContext } from '../../src/locals';
 import type { RequestSample } from '../../src/middleware/metrics';
 import { FakeOrchestrator } from './fake-orchestrator';
-import { balanceAnswer, crtDescription, searchAnswer } from './fixtures';
+import { FakeWallet } from './fake-wallet';
+import { crtDescription, searchAnswer } from './fixtures';
 
 /** Presenting this makes the fake key store fail as if PostgreSQL were down. */
 export const BROKEN_STORE_KEY = 'store-down';
@@ -39,10 +40,25 @@ export interface AppHarness {
   /** Raw log output, for "this secret never appears" checks. */
   readonly rawLogs: () => string;
   readonly samples: RequestSample[];
-  readonly keys: { billing: string; plain: string; runner: string; otherRunner: string };
+  readonly keys: {
+    billing: string;
+    plain: string;
+    runner: string;
+    otherRunner: string;
+    /** capabilities:quote only. */
+    quoter: string;
+    /** capabilities:quote, capabilities:run and billing:read: a client that quotes, runs and pays. */
+    payer: string;
+    /** billing:read of the other client. */
+    otherBilling: string;
+  };
   readonly registry: { searches: number; describes: number; down: boolean };
+  /** A new key of the real format with exactly `scopes` (for the caller's client unless told). */
+  issueKey(scopes: Scope[], clientId?: string): string;
   /** The fake orchestrator behind the run routes (unless `overrides.orchestrator` replaced it). */
   readonly orchestrator: FakeOrchestrator;
+  /** The fake wallet behind the account routes (unless `overrides.wallet` replaced it). */
+  readonly wallet: FakeWallet;
   /** The real RunWaiter over the fake orchestrator, fed its `run.finished` notifications. */
   readonly waiter: RunWaiter;
   fetch(path: string, init?: RequestInit): Promise<Response>;
@@ -57,7 +73,11 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
   const plain = issue(keys, ['capabilities:read']);
   const runner = issue(keys, ['capabilities:run']);
   const otherRunner = issue(keys, ['capabilities:run'], OTHER_CLIENT_ID);
+  const quoter = issue(keys, ['capabilities:quote']);
+  const payer = issue(keys, ['capabilities:quote', 'capabilities:run', 'billing:read']);
+  const otherBilling = issue(keys, ['billing:read'], OTHER_CLIENT_ID);
   const orchestrator = new FakeOrchestrator();
+  const wallet = new FakeWallet();
   const waiter = new RunWaiter({
     getRun: (clientId, runId) => orchestrator.getRun(clientId, runId),
     pollIntervalMs: HARNESS_POLL_INTERVAL_MS,
@@ -98,7 +118,7 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
       },
     },
     catalog,
-    wallet: { balance: async (clientId) => balanceAnswer(clientId) },
+    wallet,
     orchestrator,
     runWaiter: waiter,
     crtRunWaitMs: 5_000,
@@ -128,9 +148,11 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
     },
     rawLogs,
     samples,
-    keys: { billing, plain, runner, otherRunner },
+    keys: { billing, plain, runner, otherRunner, quoter, payer, otherBilling },
+    issueKey: (scopes, clientId) => issue(keys, scopes, clientId),
     registry,
     orchestrator,
+    wallet,
     waiter,
     fetch: (path, init) => fetch(`${url}${path}`, init),
     close: () =>

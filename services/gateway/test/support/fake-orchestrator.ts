@@ -1,16 +1,47 @@
 import { randomUUID } from 'node:crypto';
-import type { CrtResult, Quote, RunRecord } from '@svc/contracts';
-import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '@svc/errors';
-import type { RunOrchestrator, StartCrtRun, StartedRun } from '../../src/domain/run-orchestrator';
+import {
+  isTerminalRunState,
+  type Quote,
+  type RunReceiptResponse,
+  type RunRecord,
+  type RunState,
+} from '@svc/contracts';
+import {
+  type AppError,
+  ConflictError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '@svc/errors';
+import type {
+  CancelledRun,
+  QuoteCapability,
+  RunOrchestrator,
+  StartCrtRun,
+  StartedRun,
+  StartRun,
+} from '../../src/domain/run-orchestrator';
+import {
+  FAKE_CAPABILITIES,
+  type FakeCapability,
+  fakeCrtResult,
+  fakeQuote,
+  fakeReceipt,
+  runRecord,
+  statusMessage,
+} from './fake-records';
 
 /**
- * An in-memory stand-in for the orchestrator's RPC (startCrtRun, getRun) with the behaviours the
- * gateway must map: idempotent replays scoped to the client, 422 for a key reused with another
- * request, 409 for a reused quote_id, 404 for runs of other clients, 503 when "down". The real one
- * is exercised by the integration suites.
+ * An in-memory stand-in for the orchestrator's RPC with the behaviours the gateway must map:
+ * idempotent replays scoped to the client, 422 for a key reused with another request, 409 for a
+ * reused quote_id, 404 for runs and quotes of other clients, the capability checks of a quote or
+ * run (404 unknown, 409 describe_only, paid runs need a key and a quote), plan_only runs finished
+ * at creation, cancel by state, receipts, and 503 when "down". `failNext` makes the next call fail
+ * with any error (e.g. the wallet's 402), to check it passes through. The real orchestrator is
+ * exercised by the integration suites.
  */
 
-/** How a new run ends: right after it is started (asynchronously), or never (`stay-queued`). */
+/** How a new crt run ends: right after it is started (asynchronously), or never (`stay-queued`). */
 export type FakeOutcome = 'complete' | 'fail-provider' | 'fail-internal' | 'bad-result' | 'stay-queued';
 
 export const PROVIDER_FAILURE =
@@ -19,93 +50,47 @@ export const PROVIDER_FAILURE =
 interface StoredRun {
   readonly clientId: string;
   readonly requestKey: string;
-  readonly input: StartCrtRun['input'];
+  readonly crtInput?: StartCrtRun['input'];
   record: RunRecord;
   readonly quote: Quote;
-}
-
-/** The zero-price quote the wallet issues for a crt run. */
-export function freeQuote(quoteId: string, now: string): Quote {
-  return {
-    quote_id: quoteId,
-    slug: 'crt',
-    price_usd: '0',
-    currency: 'USD',
-    wallet_clearance: { cleared: true, reason: 'free capability: no funds needed' },
-    created_at: now,
-    expires_at: new Date(Date.parse(now) + 15 * 60_000).toISOString(),
-  };
-}
-
-export function fakeCrtResult(input: StartCrtRun['input']): CrtResult {
-  const hostnames = [input.apex, `mail.${input.apex}`, `www.${input.apex}`].slice(0, input.limit);
-  return {
-    status: 'completed',
-    summary: `Found 3 distinct hostnames for ${input.apex} in certificate-transparency logs (crt.sh); returning ${hostnames.length} (limit ${input.limit}).`,
-    apex: input.apex,
-    count: hostnames.length,
-    limit: input.limit,
-    include_first_seen: input.include_first_seen,
-    observations: hostnames.map((hostname) =>
-      input.include_first_seen ? { hostname, first_seen: '2024-03-05T12:34:56.789Z' } : { hostname },
-    ),
-    provider: 'crt.sh',
-    live_hosts_verified: false,
-    disclosure: 'Certificate-transparency observations do not prove that a host is live.',
-  };
 }
 
 export class FakeOrchestrator implements RunOrchestrator {
   /** Every startCrtRun request received, in order. */
   readonly starts: StartCrtRun[] = [];
+  /** Every quote / startRun request, and every cancelRun / receipt call, in order. */
+  readonly quotes: QuoteCapability[] = [];
+  readonly runStarts: StartRun[] = [];
+  readonly cancels: string[] = [];
+  readonly receipts: string[] = [];
   getRunCalls = 0;
-  /** How runs started from now on end. */
+  /** How crt runs started from now on end. */
   outcome: FakeOutcome = 'complete';
   /** When true, every call fails the way an RPC timeout does (503). */
   down = false;
+  /** The next call (any method) throws this, once. */
+  failNext: AppError | null = null;
   /** Told when a run reaches a terminal state (the harness delivers it as `run.finished`); null loses it. */
   onFinished: ((runId: string) => void) | null = null;
   private readonly runs = new Map<string, StoredRun>();
   private readonly byKey = new Map<string, string>();
+  private readonly issued = new Map<string, { clientId: string; quote: Quote }>();
 
   async startCrtRun(request: StartCrtRun): Promise<StartedRun> {
     this.starts.push(request);
-    if (this.down) throw this.unavailable();
+    this.enter();
     const requestKey = JSON.stringify([request.input, request.quote_id ?? null, request.client_type]);
-    const key = request.idempotency_key;
-    if (key !== undefined) {
-      const runId = this.byKey.get(`${request.client_id} ${key}`);
-      const existing = runId === undefined ? undefined : this.runs.get(runId);
-      if (existing !== undefined) {
-        if (existing.requestKey === requestKey) {
-          return { replay: true, run: existing.record, quote: existing.quote };
-        }
-        throw new ValidationError(
-          `Idempotency-Key "${key}" was already used with a different request (run ${existing.record.run_id}); send a new key for a new request`,
-        );
-      }
-    }
-    const runId = request.quote_id ?? randomUUID();
-    if (this.runs.has(runId)) {
-      throw new ConflictError(
-        `quote_id ${runId} has already been used for a run; quote again or omit quote_id`,
-      );
-    }
-    const now = new Date().toISOString();
-    const record: RunRecord = {
+    const replay = this.replayOf(request.client_id, request.idempotency_key, requestKey);
+    if (replay) return replay;
+    const runId = this.freshRunId(request.quote_id);
+    const record = runRecord({
       run_id: runId,
       status: 'queued',
       slug: 'crt',
       client_type: request.client_type,
-      quote_id: runId,
-      created_at: now,
-      updated_at: now,
-      started_at: null,
-      finished_at: null,
-    };
-    const quote = freeQuote(runId, now);
-    this.runs.set(runId, { clientId: request.client_id, requestKey, input: request.input, record, quote });
-    if (key !== undefined) this.byKey.set(`${request.client_id} ${key}`, runId);
+    });
+    const quote = fakeQuote(runId, 'crt');
+    this.store(request, { clientId: request.client_id, requestKey, crtInput: request.input, record, quote });
     const outcome = this.outcome;
     // Like the real platform: the answer says "queued", the run ends later.
     if (outcome !== 'stay-queued') setImmediate(() => this.finish(runId, outcome));
@@ -114,54 +99,212 @@ export class FakeOrchestrator implements RunOrchestrator {
 
   async getRun(clientId: string, runId: string): Promise<RunRecord> {
     this.getRunCalls += 1;
-    if (this.down) throw this.unavailable();
-    const run = this.runs.get(runId);
-    // Another client's run is indistinguishable from a missing one.
-    if (run === undefined || run.clientId !== clientId) throw new NotFoundError(`unknown run: ${runId}`);
-    return run.record;
+    this.enter();
+    return this.owned(clientId, runId).record;
   }
 
-  /** Ends a run the way the worker's report would, then "publishes" run.finished. */
-  finish(runId: string, outcome: Exclude<FakeOutcome, 'stay-queued'>): void {
+  async quote(request: QuoteCapability): Promise<Quote> {
+    this.quotes.push(request);
+    this.enter();
+    const capability = this.runnable(request.slug);
+    if (request.slug === 'pii-redact' && typeof request.input.text !== 'string') {
+      throw new ValidationError('input.text: required');
+    }
+    const quote = fakeQuote(randomUUID(), request.slug, capability.priceUsd);
+    this.issued.set(quote.quote_id, { clientId: request.client_id, quote });
+    return quote;
+  }
+
+  async startRun(request: StartRun): Promise<StartedRun> {
+    this.runStarts.push(request);
+    this.enter();
+    const capability = this.runnable(request.slug);
+    const requestKey = JSON.stringify([
+      request.slug,
+      request.input,
+      request.quote_id ?? null,
+      request.client_type,
+    ]);
+    const replay = this.replayOf(request.client_id, request.idempotency_key, requestKey);
+    if (replay) return replay;
+    const paid = capability.priceUsd !== '0';
+    if (paid && request.idempotency_key === undefined) {
+      throw new ValidationError(
+        `Idempotency-Key header is required for paid capabilities (price ${capability.priceUsd} USD)`,
+      );
+    }
+    if (paid && request.quote_id === undefined) {
+      throw new ValidationError(
+        `quote_id is required for paid capabilities: quote this input first (POST /api/capabilities/${request.slug}/quote)`,
+      );
+    }
+    const issued = request.quote_id === undefined ? undefined : this.issued.get(request.quote_id);
+    if (request.quote_id !== undefined && issued?.clientId !== request.client_id) {
+      throw new NotFoundError(`unknown quote_id: ${request.quote_id}`);
+    }
+    const runId = this.freshRunId(request.quote_id);
+    const status: RunState = capability.status === 'plan_only' ? 'completed' : 'queued';
+    const record = runRecord({
+      run_id: runId,
+      status,
+      slug: request.slug,
+      client_type: request.client_type,
+      price_usd: capability.priceUsd,
+      runtime: capability.runtime,
+      attempts: 0,
+      waiting_for_runtime: capability.status === 'requires_worker' ? capability.runtime : null,
+      ...(status === 'completed'
+        ? {
+            result: { server_processing: false },
+            status_message: 'completed: plan ready; the server ran nothing',
+          }
+        : {}),
+    });
+    const quote = issued?.quote ?? fakeQuote(runId, request.slug);
+    this.store(request, { clientId: request.client_id, requestKey, record, quote });
+    return { replay: false, run: record, quote };
+  }
+
+  async cancelRun(clientId: string, runId: string): Promise<CancelledRun> {
+    this.cancels.push(runId);
+    this.enter();
+    const run = this.owned(clientId, runId);
+    const { status } = run.record;
+    if (isTerminalRunState(status)) {
+      throw new ConflictError(
+        `run ${runId} is already ${status}; only queued, retrying or running runs can be cancelled`,
+      );
+    }
+    const now = new Date().toISOString();
+    if (status === 'running') {
+      const requested = run.record.cancel_requested_at ?? now;
+      run.record = {
+        ...run.record,
+        cancel_requested_at: requested,
+        status_message: `${statusMessage('running')}; cancellation requested at ${requested}`,
+      };
+      return { outcome: 'cancel_requested', run: run.record };
+    }
+    this.setStatus(runId, 'cancelled', { cancel_requested_at: now });
+    return { outcome: 'cancelled', run: run.record };
+  }
+
+  async receipt(clientId: string, runId: string): Promise<RunReceiptResponse> {
+    this.receipts.push(runId);
+    this.enter();
+    const { record, quote } = this.owned(clientId, runId);
+    return fakeReceipt(record, quote);
+  }
+
+  /** Moves a run to `status` (as a worker report or a cancel would), then "publishes" run.finished. */
+  setStatus(runId: string, status: RunState, fields: Partial<RunRecord> = {}): RunRecord {
     const run = this.runs.get(runId);
     if (run === undefined) throw new Error(`fake orchestrator: no run ${runId}`);
     const now = new Date().toISOString();
-    const base = { ...run.record, updated_at: now, started_at: now, finished_at: now };
-    if (outcome === 'complete') {
-      run.record = { ...base, status: 'completed', result: fakeCrtResult(run.input) };
-    } else if (outcome === 'bad-result') {
-      run.record = { ...base, status: 'completed', result: { status: 'completed', apex: run.input.apex } };
+    run.record = {
+      ...run.record,
+      status,
+      updated_at: now,
+      started_at: status === 'queued' ? null : (run.record.started_at ?? now),
+      finished_at: isTerminalRunState(status) ? now : null,
+      attempts: status === 'queued' ? run.record.attempts : Math.max(1, run.record.attempts),
+      waiting_for_runtime: null,
+      status_message: statusMessage(status),
+      ...fields,
+    };
+    if (isTerminalRunState(status)) this.onFinished?.(runId);
+    return run.record;
+  }
+
+  /** Ends a crt run the way the worker's report would, then "publishes" run.finished. */
+  finish(runId: string, outcome: Exclude<FakeOutcome, 'stay-queued'>): void {
+    const input = this.runs.get(runId)?.crtInput;
+    if (input === undefined) throw new Error(`fake orchestrator: no crt run ${runId}`);
+    if (outcome === 'complete') this.setStatus(runId, 'completed', { result: fakeCrtResult(input) });
+    else if (outcome === 'bad-result') {
+      this.setStatus(runId, 'completed', { result: { status: 'completed', apex: input.apex } });
     } else {
       const error =
         outcome === 'fail-provider'
           ? { code: 'provider_unavailable', message: PROVIDER_FAILURE }
           : { code: 'internal', message: 'internal error' };
-      run.record = { ...base, status: 'failed', error };
+      this.setStatus(runId, 'failed', { error, status_message: `failed: ${error.message}` });
     }
-    this.onFinished?.(runId);
   }
 
-  /** A run owned by `clientId`, e.g. another client's, for 404 checks. */
+  /** A completed crt run owned by `clientId`, e.g. another client's, for 404 checks. */
   seed(clientId: string, input: StartCrtRun['input']): string {
     const runId = randomUUID();
-    const now = new Date().toISOString();
-    const record: RunRecord = {
+    const record = runRecord({
       run_id: runId,
       status: 'completed',
       slug: 'crt',
-      client_type: 'api',
-      quote_id: runId,
-      created_at: now,
-      updated_at: now,
-      started_at: now,
-      finished_at: now,
       result: fakeCrtResult(input),
-    };
-    this.runs.set(runId, { clientId, requestKey: '', input, record, quote: freeQuote(runId, now) });
+    });
+    this.runs.set(runId, {
+      clientId,
+      requestKey: '',
+      crtInput: input,
+      record,
+      quote: fakeQuote(runId, 'crt'),
+    });
     return runId;
   }
 
-  private unavailable(): ServiceUnavailableError {
-    return new ServiceUnavailableError('orchestrator service did not answer within 1000 ms');
+  /** Every call starts here: a planned failure, or the whole orchestrator "down". */
+  private enter(): void {
+    const planned = this.failNext;
+    if (planned !== null) {
+      this.failNext = null;
+      throw planned;
+    }
+    if (this.down) throw new ServiceUnavailableError('orchestrator service did not answer within 1000 ms');
+  }
+
+  private runnable(slug: string): FakeCapability {
+    const capability = FAKE_CAPABILITIES[slug];
+    if (capability === undefined) throw new NotFoundError(`unknown capability: ${slug}`);
+    if (capability.status === 'describe_only') {
+      throw new ConflictError(
+        `capability ${slug} cannot be quoted or run: its execution mode is describe_only (spec §2.1)`,
+      );
+    }
+    return capability;
+  }
+
+  private owned(clientId: string, runId: string): StoredRun {
+    const run = this.runs.get(runId);
+    // Another client's run is indistinguishable from a missing one.
+    if (run === undefined || run.clientId !== clientId) throw new NotFoundError(`unknown run: ${runId}`);
+    return run;
+  }
+
+  private replayOf(clientId: string, key: string | undefined, requestKey: string): StartedRun | null {
+    if (key === undefined) return null;
+    const runId = this.byKey.get(`${clientId} ${key}`);
+    const existing = runId === undefined ? undefined : this.runs.get(runId);
+    if (existing === undefined) return null;
+    if (existing.requestKey === requestKey)
+      return { replay: true, run: existing.record, quote: existing.quote };
+    throw new ValidationError(
+      `Idempotency-Key "${key}" was already used with a different request (run ${existing.record.run_id}); send a new key for a new request`,
+    );
+  }
+
+  private freshRunId(quoteId: string | undefined): string {
+    const runId = quoteId ?? randomUUID();
+    if (this.runs.has(runId)) {
+      throw new ConflictError(
+        `quote_id ${runId} has already been used for a run; quote again or omit quote_id`,
+      );
+    }
+    return runId;
+  }
+
+  private store(request: { client_id: string; idempotency_key?: string | undefined }, run: StoredRun): void {
+    this.runs.set(run.record.run_id, run);
+    if (request.idempotency_key !== undefined) {
+      this.byKey.set(`${request.client_id} ${request.idempotency_key}`, run.record.run_id);
+    }
   }
 }

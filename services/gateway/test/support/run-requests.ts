@@ -12,7 +12,11 @@ export interface RunCall {
   headers?: Record<string, string>;
 }
 
-export function runCrt(app: AppHarness, call: RunCall): Promise<Response> {
+/**
+ * POST `path` with `call.body` as JSON (or `rawBody` as is), the runner key unless `apiKey` says
+ * otherwise (`''`: no Authorization header) and `key` as Idempotency-Key.
+ */
+export function post(app: AppHarness, path: string, call: RunCall): Promise<Response> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', ...call.headers };
   const apiKey = call.apiKey ?? app.keys.runner;
   if (apiKey !== '') headers.Authorization = `Bearer ${apiKey}`;
@@ -20,7 +24,11 @@ export function runCrt(app: AppHarness, call: RunCall): Promise<Response> {
   const init: RequestInit = { method: 'POST', headers };
   if (call.rawBody !== undefined) init.body = call.rawBody;
   else if (call.body !== undefined) init.body = JSON.stringify(call.body);
-  return app.fetch('/api/capabilities/crt/run', init);
+  return app.fetch(path, init);
+}
+
+export function runCrt(app: AppHarness, call: RunCall): Promise<Response> {
+  return post(app, '/api/capabilities/crt/run', call);
 }
 
 export function getRun(app: AppHarness, path: string, apiKey = app.keys.runner): Promise<Response> {

@@ -1,4 +1,4 @@
-import { crtJobFor, runJobId, stalledRunError } from './dispatch';
+import { capabilityJobFor, crtJobFor, runJobId, stalledRunError } from './dispatch';
 
 const RUN_ID = '3a0c8a56-9b1e-4f7a-8c2d-5e6f7a8b9c0d';
 
@@ -26,6 +26,37 @@ describe('crtJobFor', () => {
     );
     expect(() => crtJobFor({ id: RUN_ID, slug: 'crt', input: null })).toThrow(TypeError);
     expect(() => crtJobFor({ id: RUN_ID, slug: 'dns', input: { apex: 'example.com' } })).toThrow(TypeError);
+  });
+});
+
+describe('capabilityJobFor', () => {
+  it('keeps crt on its own payload and gives other capabilities {run_id, input} on their queue', () => {
+    const crt = { apex: 'example.com', include_first_seen: false, limit: 100 };
+    expect(capabilityJobFor({ id: RUN_ID, slug: 'crt', input: crt })).toEqual({
+      name: 'capability.crt',
+      payload: { run_id: RUN_ID, ...crt },
+    });
+    const pii = { text: 'mail me at a@example.com', types: ['email'], style: 'mask' };
+    expect(capabilityJobFor({ id: RUN_ID, slug: 'pii-redact', input: pii })).toEqual({
+      name: 'capability.pii-redact',
+      payload: { run_id: RUN_ID, input: pii },
+    });
+    expect(capabilityJobFor({ id: RUN_ID, slug: 'html-to-pdf', input: { html: '<p>hi</p>' } })).toMatchObject(
+      {
+        name: 'capability.html-to-pdf',
+        payload: { run_id: RUN_ID, input: { html: '<p>hi</p>' } },
+      },
+    );
+  });
+
+  it('refuses capabilities without a worker queue and stored inputs that no longer parse', () => {
+    expect(() =>
+      capabilityJobFor({ id: RUN_ID, slug: 'crt-batch-plan', input: { apexes: ['a.com'] } }),
+    ).toThrow(TypeError);
+    expect(() => capabilityJobFor({ id: RUN_ID, slug: 'whois', input: {} })).toThrow(TypeError);
+    expect(() => capabilityJobFor({ id: RUN_ID, slug: 'pii-redact', input: { text: '' } })).toThrow(
+      TypeError,
+    );
   });
 });
 

@@ -1,4 +1,10 @@
-import { INTERNAL_RUN_ERROR, type JobPayloadInput } from '@svc/bus';
+import {
+  type CapabilityJobName,
+  capabilityJobName,
+  INTERNAL_RUN_ERROR,
+  type JobPayloadInput,
+  jobCatalog,
+} from '@svc/bus';
 import { CrtInput, RUN_ERROR_CODES, type RunError, RunState } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import { z } from 'zod';
@@ -7,8 +13,17 @@ import type { RunFinishedEvent } from './run-finished';
 /** Payload of a `capability.crt` job (bus job catalog): ids and small scalars only, never secrets. */
 export type CrtJob = JobPayloadInput<'capability.crt'>;
 
+/**
+ * A run's job on its capability queue (`jobs.capability.<slug>`): crt keeps its own payload
+ * `{run_id, apex, include_first_seen, limit}`; every other capability gets `{run_id, input}`.
+ */
+export interface CapabilityJob {
+  name: CapabilityJobName;
+  payload: JobPayloadInput<CapabilityJobName>;
+}
+
 /** Adds the job to its worker queue, deduplicated by `runJobId(run_id)`; throws when Redis is down. */
-export type EnqueueCrtJob = (job: CrtJob) => Promise<void>;
+export type EnqueueCapabilityJob = (job: CapabilityJob) => Promise<void>;
 
 /** BullMQ job id of a run's capability job: one job per run, however often it is queued (no `:`). */
 export function runJobId(runId: string): string {
@@ -36,6 +51,19 @@ export function crtJobFor(run: DispatchableRun): CrtJob {
   };
 }
 
+/**
+ * The job for a stored run of any capability a worker runs. Throws TypeError when the capability
+ * has no worker queue (plan_only, describe_only, unknown) or the stored input no longer parses.
+ */
+export function capabilityJobFor(run: DispatchableRun): CapabilityJob {
+  const name = capabilityJobName(run.slug);
+  if (name === undefined) throw new TypeError(`run ${run.id}: capability ${run.slug} has no worker queue`);
+  if (name === 'capability.crt') return { name, payload: crtJobFor(run) };
+  const payload = jobCatalog[name].payload.safeParse({ run_id: run.id, input: run.input });
+  if (!payload.success) throw new TypeError(`run ${run.id} has an invalid ${run.slug} input`);
+  return { name, payload: payload.data };
+}
+
 /** Records that the run's job was handed to the queue (not a state change: updated_at stays). */
 export async function markDispatched(prisma: PrismaClient, runId: string): Promise<void> {
   await prisma.$executeRaw`UPDATE orchestrator.runs SET dispatched_at = now() WHERE id = ${runId}::uuid`;
@@ -54,7 +82,7 @@ const SWEEP_BATCH = 100;
 
 export interface RequeueDeps {
   prisma: PrismaClient;
-  enqueueCrt: EnqueueCrtJob;
+  enqueue: EnqueueCapabilityJob;
 }
 
 export interface RequeueResult {
@@ -67,7 +95,7 @@ export interface RequeueResult {
 }
 
 /**
- * Queues runs that are `queued` but were never handed to the queue (Redis was down after their
+ * Queues runs (of every capability with a worker queue) that are `queued` but were never handed to the queue (Redis was down after their
  * commit) or were handed over more than REDISPATCH_AFTER_MS ago (the job may have been lost with a
  * Redis failure). Enqueueing is idempotent: the job id `run-<id>` dedupes a job still in Redis.
  */
@@ -86,15 +114,15 @@ export async function requeueUndispatched(
   const rows = raw.map((row) => PendingRow.parse(row));
   const result: RequeueResult = { queued: [], failed: [] };
   for (const row of rows) {
-    let job: CrtJob;
+    let job: CapabilityJob;
     try {
-      job = crtJobFor(row);
+      job = capabilityJobFor(row);
     } catch {
       result.failed.push(...(await failQueuedRun(deps.prisma, row.id)));
       continue;
     }
     try {
-      await deps.enqueueCrt(job);
+      await deps.enqueue(job);
     } catch (err) {
       result.error = err;
       return result;

@@ -1,34 +1,49 @@
 import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import {
-  type EnqueueCrtJob,
+  type EnqueueCapabilityJob,
   type FinishedRun,
   failStalledRuns,
   REDISPATCH_AFTER_MS,
   requeueUndispatched,
 } from './dispatch';
+import type { EnqueueSettle } from './settlement';
+import { type ListOpenHolds, releaseOrphanHolds, settleUnsettledRuns } from './settlement-sweep';
 
 export interface SweepDeps {
   prisma: PrismaClient;
-  enqueueCrt: EnqueueCrtJob;
+  enqueue: EnqueueCapabilityJob;
+  enqueueSettle: EnqueueSettle;
+  /** `wallet.openHolds`: may throw when the wallet is down (logged; the next sweep tries again). */
+  listOpenHolds: ListOpenHolds;
   /** Tells waiters a run is final (`run.finished`); may throw when Redis is down (logged, not retried). */
   publishFinished(run: FinishedRun): Promise<void>;
   logger: Logger;
   /** ms: RUN_STALE_AFTER_MS. */
   staleAfterMs: number;
+  /** ms: ORPHAN_HOLD_AFTER_MS, the age of a hold without a run that is released. */
+  orphanHoldAfterMs: number;
   /** ms: re-queue a queued run handed over this long ago; default REDISPATCH_AFTER_MS (60 s). */
   redispatchAfterMs?: number;
+  /** Clock for the orphan-hold cut-off; default: now. */
+  now?: () => Date;
 }
 
 export interface SweepResult {
   queued: string[];
   failed: FinishedRun[];
+  /** Paid final runs whose capture/release was queued in this pass. */
+  settled: string[];
+  /** Run ids of holds without a run whose release was queued in this pass. */
+  orphansReleased: string[];
 }
 
 /**
- * One dispatcher pass (docs/decisions.md C11): queue runs that missed the queue, fail runs that
- * stalled, and announce every run this pass made final. Safe to run in several replicas at once:
- * enqueueing dedupes on the job id and the failing UPDATE is conditional.
+ * One dispatcher pass (docs/decisions.md C11, L-D): queue runs that missed the queue, fail runs that
+ * stalled, announce every run this pass made final, queue the settlement of paid final runs that
+ * have none yet (those just failed included), and release holds whose run was never recorded. Safe
+ * to run in several replicas at once: enqueueing dedupes on job ids, the UPDATEs are conditional and
+ * the wallet applies a settlement once.
  */
 export async function sweepRuns(deps: SweepDeps): Promise<SweepResult> {
   const requeued = await requeueUndispatched(deps, deps.redispatchAfterMs ?? REDISPATCH_AFTER_MS);
@@ -47,7 +62,26 @@ export async function sweepRuns(deps: SweepDeps): Promise<SweepResult> {
       deps.logger.warn({ run_id: run.run_id, err }, 'dispatcher: run.finished not published');
     });
   }
-  return { queued: requeued.queued, failed };
+  const settled = await settleUnsettledRuns(deps.prisma, deps.enqueueSettle).catch((err: unknown) => {
+    deps.logger.warn({ err }, 'dispatcher: settlements not queued; retrying next sweep');
+    return [];
+  });
+  if (settled.length > 0) deps.logger.info({ runs: settled }, 'dispatcher: settlements queued');
+  const now = (deps.now ?? (() => new Date()))();
+  const olderThan = new Date(now.getTime() - deps.orphanHoldAfterMs);
+  const orphansReleased = await releaseOrphanHolds(
+    deps.prisma,
+    deps.listOpenHolds,
+    deps.enqueueSettle,
+    olderThan,
+  ).catch((err: unknown) => {
+    deps.logger.warn({ err }, 'dispatcher: orphan holds not checked; retrying next sweep');
+    return [];
+  });
+  if (orphansReleased.length > 0) {
+    deps.logger.warn({ runs: orphansReleased }, 'dispatcher: holds without a run released');
+  }
+  return { queued: requeued.queued, failed, settled, orphansReleased };
 }
 
 export interface Dispatcher {

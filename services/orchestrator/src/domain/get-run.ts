@@ -1,18 +1,40 @@
 import type { RunRecord } from '@svc/contracts';
-import type { PrismaClient } from '@svc/db';
+import type { PrismaClient, Run } from '@svc/db';
 import { NotFoundError } from '@svc/errors';
-import { toRunRecord } from './run-record';
+import { type RunRecordRow, toRunRecord } from './run-record';
+import { needsWorkerCheck } from './status-message';
 
 /**
- * The run if `clientId` owns it. Another client's run is the very same 404 as a missing one
+ * Whether at least one worker of `runtime` is up (its heartbeat in the runtime's sorted set has not
+ * lapsed). Never throws: an unanswerable Redis counts as "none up".
+ */
+export type WorkerAvailability = (runtime: string) => Promise<boolean>;
+
+/**
+ * The RunRecord of a stored run; Redis is asked whether a worker of its runtime is up only where the
+ * answer shows (a queued or retrying `requires_worker` run: waiting_for_runtime, status_message).
+ */
+export async function runRecordOf(row: RunRecordRow, workerUp: WorkerAvailability): Promise<RunRecord> {
+  const up = needsWorkerCheck(row) ? await workerUp(row.runtime) : undefined;
+  return toRunRecord(row, { workerUp: up });
+}
+
+/**
+ * The stored run if `clientId` owns it. Another client's run is the very same 404 as a missing one
  * (docs/decisions.md C7): nobody can probe for runs that are not theirs.
  */
+export async function findOwnRun(prisma: PrismaClient, clientId: string, runId: string): Promise<Run> {
+  const run = await prisma.run.findUnique({ where: { id: runId } });
+  if (!run || run.clientId !== clientId) throw new NotFoundError(`unknown run: ${runId}`);
+  return run;
+}
+
+/** `orchestrator.getRun`: the owner's run as a RunRecord (404 otherwise). */
 export async function getRunForClient(
   prisma: PrismaClient,
+  workerUp: WorkerAvailability,
   clientId: string,
   runId: string,
 ): Promise<RunRecord> {
-  const run = await prisma.run.findUnique({ where: { id: runId } });
-  if (!run || run.clientId !== clientId) throw new NotFoundError(`unknown run: ${runId}`);
-  return toRunRecord(run);
+  return runRecordOf(await findOwnRun(prisma, clientId, runId), workerUp);
 }

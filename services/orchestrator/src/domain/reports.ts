@@ -1,10 +1,10 @@
 import { INTERNAL_RUN_ERROR, type RunReport } from '@svc/bus';
-import { CrtResult, type RunError, RunState } from '@svc/contracts';
+import { capabilityDefinition, type RunError } from '@svc/contracts';
 import { Prisma, type PrismaClient } from '@svc/db';
 import { formatZodError } from '@svc/errors';
 import type { Logger } from '@svc/log';
-import { z } from 'zod';
 import type { StoredRun } from './run-finished';
+import { RETURNING_STORED_RUN, returnedRun, statusIn } from './run-rows';
 import { type ReportEvent, TRANSITIONS } from './transitions';
 
 /** What applying one report did. */
@@ -15,8 +15,8 @@ export interface ReportOutcome {
   run: StoredRun | undefined;
 }
 
-/** Result schema per capability: a result that breaks it is never stored or shown (spec §2.6). */
-const RESULT_SCHEMAS: Readonly<Record<string, z.ZodType>> = { crt: CrtResult };
+/** Characters of a worker's error text kept as `last_error` (it is shown in status_message). */
+export const LAST_ERROR_MAX_CHARS = 500;
 
 /**
  * Applies a worker's report to its run with one conditional UPDATE (transitions.ts): only a report
@@ -31,18 +31,22 @@ export async function applyReport(
 ): Promise<ReportOutcome> {
   const at = new Date(report.at);
   const attempts = Prisma.sql`attempts = GREATEST(attempts, ${report.attempt}::int)`;
+  const move = (event: ReportEvent, set: Prisma.Sql) => transition(prisma, report, event, set);
   let moved: StoredRun | undefined;
   switch (report.event) {
     case 'started':
-      moved = await transition(prisma, report.run_id, 'started', Prisma.sql`started_at = ${at}, ${attempts}`);
+      // A new attempt clears the previous one's error (status_message no longer names it).
+      moved = await move('started', Prisma.sql`started_at = ${at}, last_error = NULL, ${attempts}`);
       break;
     case 'retrying':
-      // The error text is the worker's (logged there and here); the run shows no error until final.
       logger.info(
         { run_id: report.run_id, attempt: report.attempt, err: report.error },
         'run attempt will be retried',
       );
-      moved = await transition(prisma, report.run_id, 'retrying', attempts);
+      moved = await move(
+        'retrying',
+        Prisma.sql`last_error = ${report.error.slice(0, LAST_ERROR_MAX_CHARS)}, ${attempts}`,
+      );
       break;
     case 'completed': {
       const run = await prisma.run.findUnique({ where: { id: report.run_id }, select: { slug: true } });
@@ -50,12 +54,10 @@ export async function applyReport(
       const problem = resultProblem(run.slug, report.result);
       if (problem !== undefined) {
         logger.error({ run_id: report.run_id, problem }, 'worker result does not match the result schema');
-        moved = await fail(prisma, report.run_id, INTERNAL_RUN_ERROR, report.metrics, at, attempts);
+        moved = await move('failed', failedSet(INTERNAL_RUN_ERROR, report.metrics, at, attempts));
         break;
       }
-      moved = await transition(
-        prisma,
-        report.run_id,
+      moved = await move(
         'completed',
         Prisma.sql`result = ${JSON.stringify(report.result)}::jsonb,
           metrics = COALESCE(${jsonOrNull(report.metrics)}::jsonb, metrics),
@@ -64,95 +66,56 @@ export async function applyReport(
       break;
     }
     case 'failed':
-      moved = await fail(prisma, report.run_id, report.error, report.metrics, at, attempts);
+      moved = await move('failed', failedSet(report.error, report.metrics, at, attempts));
+      break;
+    case 'cancelled':
+      moved = await move('cancelled', Prisma.sql`finished_at = ${at}, ${attempts}`);
       break;
   }
   if (moved !== undefined) return { applied: true, run: moved };
   // Not moved: late, repeated or unknown. The whole row, since a redelivered final report announces
-  // the run again.
+  // the run again (and settles it, if that was lost).
   const current = await prisma.run.findUnique({ where: { id: report.run_id } });
   if (!current)
     logger.warn({ run_id: report.run_id, event: report.event }, 'report for an unknown run dropped');
   return { applied: false, run: current ?? undefined };
 }
 
-function fail(
-  prisma: PrismaClient,
-  runId: string,
-  error: RunError,
-  metrics: unknown,
-  at: Date,
-  attempts: Prisma.Sql,
-): Promise<StoredRun | undefined> {
-  return transition(
-    prisma,
-    runId,
-    'failed',
-    Prisma.sql`error = ${JSON.stringify(error)}::jsonb,
-      metrics = COALESCE(${jsonOrNull(metrics)}::jsonb, metrics),
-      finished_at = ${at}, ${attempts}`,
-  );
+function failedSet(error: RunError, metrics: unknown, at: Date, attempts: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`error = ${JSON.stringify(error)}::jsonb,
+    metrics = COALESCE(${jsonOrNull(metrics)}::jsonb, metrics),
+    finished_at = ${at}, ${attempts}`;
 }
 
-/** What `transition` reads back: the columns of a RunRecord and the owner (raw SQL: snake_case). */
-const ReturnedRow = z
-  .object({
-    id: z.string(),
-    client_id: z.string(),
-    status: RunState,
-    slug: z.string(),
-    client_type: z.string(),
-    quote_id: z.string().nullable(),
-    created_at: z.date(),
-    updated_at: z.date(),
-    started_at: z.date().nullable(),
-    finished_at: z.date().nullable(),
-    result: z.unknown(),
-    error: z.unknown(),
-  })
-  .transform(
-    (row): StoredRun => ({
-      id: row.id,
-      clientId: row.client_id,
-      status: row.status,
-      slug: row.slug,
-      clientType: row.client_type,
-      quoteId: row.quote_id,
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      startedAt: row.started_at,
-      finishedAt: row.finished_at,
-      result: row.result,
-      error: row.error,
-    }),
-  );
-
 /**
- * `UPDATE … SET status = <to>, <set> WHERE id = … AND status IN (<from>)`: the run as stored after
- * the move (RETURNING, so announcing it costs no second query), undefined when it was in no state
- * the event applies from (or does not exist).
+ * `UPDATE … SET status = <to>, <set> WHERE id = … AND <appliesTo in SQL>`: the run as stored after
+ * the move, undefined when the event does not apply to its current state (or it does not exist).
  */
 async function transition(
   prisma: PrismaClient,
-  runId: string,
+  report: Pick<RunReport, 'run_id' | 'attempt'>,
   event: ReportEvent,
   set: Prisma.Sql,
 ): Promise<StoredRun | undefined> {
-  const { to, from } = TRANSITIONS[event];
+  const { to } = TRANSITIONS[event];
   const rows = await prisma.$queryRaw<unknown[]>`
     UPDATE orchestrator.runs
     SET status = ${to}::orchestrator.run_status, ${set}, updated_at = now()
-    WHERE id = ${runId}::uuid
-      AND status IN (${Prisma.join(from.map((state) => Prisma.sql`${state}::orchestrator.run_status`))})
-    RETURNING id::text AS id, client_id::text AS client_id, status::text AS status, slug, client_type,
-      quote_id::text AS quote_id, created_at, updated_at, started_at, finished_at, result, error`;
-  const row = rows[0];
-  return row === undefined ? undefined : ReturnedRow.parse(row);
+    WHERE id = ${report.run_id}::uuid AND ${transitionCondition(event, report.attempt)}
+    ${RETURNING_STORED_RUN}`;
+  return returnedRun(rows);
+}
+
+/** transitions.ts `appliesTo` as SQL over the row's `status` and `attempts`. */
+function transitionCondition(event: ReportEvent, attempt: number): Prisma.Sql {
+  const { from, fromWhenNewerAttempt = [], notFromOlderAttempt } = TRANSITIONS[event];
+  const moves = Prisma.sql`(${statusIn(from)} OR (${statusIn(fromWhenNewerAttempt)} AND attempts < ${attempt}::int))`;
+  return notFromOlderAttempt ? Prisma.sql`${moves} AND attempts <= ${attempt}::int` : moves;
 }
 
 /** Why `result` cannot be stored for a run of `slug`, or undefined when it can. */
 export function resultProblem(slug: string, result: Record<string, unknown>): string | undefined {
-  const schema = RESULT_SCHEMAS[slug];
+  const schema = capabilityDefinition(slug)?.result;
   if (!schema) return undefined;
   const parsed = schema.safeParse(result);
   return parsed.success ? undefined : formatZodError(parsed.error);

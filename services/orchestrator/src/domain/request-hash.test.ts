@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalHash, canonicalJson, crtRequestHash, inputHash } from './request-hash';
+import { canonicalHash, canonicalJson, crtRequestHash, inputHash, runRequestHash } from './request-hash';
 
 const INPUT = { apex: 'example.com', include_first_seen: false, limit: 100 };
 const CLIENT_TYPE = 'api';
@@ -53,6 +53,14 @@ describe('crtRequestHash', () => {
       }),
     ];
     expect(new Set([base, ...variants]).size).toBe(variants.length + 1);
+  });
+});
+
+describe('runRequestHash', () => {
+  it("is crt's formula with the slug named: the same input under another slug is another request", () => {
+    const request = { input: INPUT, clientType: CLIENT_TYPE };
+    expect(runRequestHash({ ...request, slug: 'crt' })).toBe(crtRequestHash(request));
+    expect(runRequestHash({ ...request, slug: 'crt-batch-plan' })).not.toBe(crtRequestHash(request));
   });
 });
 

@@ -27,10 +27,11 @@ export function canonicalHash(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex');
 }
 
-/** What one crt run request stands for (docs/decisions.md C3): the parsed envelope, nothing else. */
-export interface CrtRequestIdentity {
-  /** Parsed CrtInput: apex lowercased, defaults set, so `limit: 100` and no limit are one request. */
-  input: CrtInput;
+/** What one run request stands for (docs/decisions.md C3): the parsed envelope, nothing else. */
+export interface RunRequestIdentity {
+  slug: string;
+  /** The parsed input (defaults applied, crt's apex lowercased): `limit: 100` and no limit are one request. */
+  input: unknown;
   quoteId?: string | undefined;
   clientType: string;
 }
@@ -39,16 +40,24 @@ export interface CrtRequestIdentity {
  * `request_hash` of a run: an Idempotency-Key names exactly this (spec §4 rule 2: a key cannot
  * represent different input). A missing quote_id hashes as null, never as an absent key.
  */
-export function crtRequestHash(request: CrtRequestIdentity): string {
+export function runRequestHash(request: RunRequestIdentity): string {
   return canonicalHash({
-    slug: 'crt',
+    slug: request.slug,
     input: request.input,
     quote_id: request.quoteId ?? null,
     client_type: request.clientType,
   });
 }
 
-/** `input_hash` of the run's quote (spec §4 rule 1: quote and run receive the same input). */
-export function inputHash(input: CrtInput): string {
+/** The crt run's request hash (the crt endpoint's envelope; same formula as every run). */
+export function crtRequestHash(request: Omit<RunRequestIdentity, 'slug'> & { input: CrtInput }): string {
+  return runRequestHash({ ...request, slug: 'crt' });
+}
+
+/**
+ * `input_hash` of a quote (spec §4 rule 1: quote and run receive the same input): of the PARSED
+ * input, so `{text}` and `{text, style: "label"}` (the default) are the same input.
+ */
+export function inputHash(input: unknown): string {
   return canonicalHash(input);
 }

@@ -18,6 +18,13 @@ function stored(result: Record<string, unknown>): StoredRun {
     finishedAt: new Date('2026-09-15T12:00:02.000Z'),
     result,
     error: null,
+    attempts: 1,
+    priceMicros: 0n,
+    runtime: 'node',
+    executionStatus: 'supported',
+    lastError: null,
+    cancelRequestedAt: null,
+    settleQueuedAt: null,
   };
 }
 
@@ -44,6 +51,12 @@ describe('runFinishedEvent', () => {
         updated_at: '2026-09-15T12:00:02.000Z',
         started_at: '2026-09-15T12:00:01.000Z',
         finished_at: '2026-09-15T12:00:02.000Z',
+        attempts: 1,
+        price_usd: '0.00',
+        runtime: 'node',
+        waiting_for_runtime: null,
+        cancel_requested_at: null,
+        status_message: 'completed',
         result: { count: 1 },
       },
     });

@@ -10,9 +10,11 @@ import { type RunRecordRow, toRunRecord } from './run-record';
  */
 export const MAX_EVENT_RUN_BYTES = 64 * 1024;
 
-/** A stored run with its owner: what `run.finished` is made of. */
+/** A stored run with its owner (what `run.finished` is made of) and its settlement state. */
 export interface StoredRun extends RunRecordRow {
   readonly clientId: string;
+  /** When the wallet settlement of a paid final run was queued; null = not yet (settlement.ts). */
+  readonly settleQueuedAt: Date | null;
 }
 
 export type RunFinishedEvent = EventPayloadInput<'run.finished'>;

@@ -30,6 +30,12 @@ function row(parts: Partial<Run>): Run {
     error: null,
     metrics: null,
     attempts: 0,
+    priceMicros: 0n,
+    runtime: 'node',
+    executionStatus: 'supported',
+    lastError: null,
+    cancelRequestedAt: null,
+    settleQueuedAt: null,
     dispatchedAt: null,
     createdAt: new Date('2026-09-15T12:00:00.000Z'),
     updatedAt: new Date('2026-09-15T12:00:01.000Z'),
@@ -52,6 +58,12 @@ describe('toRunRecord', () => {
       updated_at: '2026-09-15T12:00:01.000Z',
       started_at: null,
       finished_at: null,
+      attempts: 0,
+      price_usd: '0.00',
+      runtime: 'node',
+      waiting_for_runtime: null,
+      cancel_requested_at: null,
+      status_message: 'queued: waiting for a worker',
     });
     expect(RunRecord.parse(record)).toEqual(record);
   });
@@ -81,6 +93,61 @@ describe('toRunRecord', () => {
       code: 'internal',
       message: 'internal error',
     });
+  });
+});
+
+describe('toRunRecord: lifecycle fields (docs/decisions.md L-A)', () => {
+  const browserRun = { slug: 'html-to-pdf', runtime: 'browser', executionStatus: 'requires_worker' };
+
+  it('shows the price, runtime and attempts as stored', () => {
+    expect(toRunRecord(row({ priceMicros: 4_000n, attempts: 2, status: 'running' }))).toMatchObject({
+      price_usd: '0.004',
+      runtime: 'node',
+      attempts: 2,
+    });
+  });
+
+  it('names the runtime a queued requires_worker run waits for, only when no worker of it is up', () => {
+    const queued = row(browserRun);
+    expect(toRunRecord(queued, { workerUp: false })).toMatchObject({
+      waiting_for_runtime: 'browser',
+      status_message:
+        'queued: waiting for a worker with runtime browser; none is up yet, the run starts when one is',
+    });
+    expect(toRunRecord(queued, { workerUp: true })).toMatchObject({
+      waiting_for_runtime: null,
+      status_message: 'queued: waiting for a worker',
+    });
+    // Not checked (e.g. the run.finished record): not waiting.
+    expect(toRunRecord(queued).waiting_for_runtime).toBeNull();
+    // A supported run never waits for a runtime, even with none up.
+    expect(toRunRecord(row({}), { workerUp: false }).waiting_for_runtime).toBeNull();
+    // Retrying waits too; running does not.
+    const retrying = row({ ...browserRun, status: 'retrying', attempts: 1, lastError: 'browser crashed' });
+    expect(toRunRecord(retrying, { workerUp: false }).waiting_for_runtime).toBe('browser');
+    expect(
+      toRunRecord(row({ ...browserRun, status: 'running' }), { workerUp: false }).waiting_for_runtime,
+    ).toBeNull();
+  });
+
+  it('shows a cancellation request on a running run', () => {
+    const at = new Date('2026-09-15T12:00:05.000Z');
+    const record = toRunRecord(row({ status: 'running', attempts: 1, cancelRequestedAt: at }));
+    expect(record).toMatchObject({
+      cancel_requested_at: '2026-09-15T12:00:05.000Z',
+      status_message: 'running (attempt 1); cancellation requested at 2026-09-15T12:00:05.000Z',
+    });
+    expect(RunRecord.parse(record)).toEqual(record);
+  });
+
+  it('says failed with the error message, and what a plan_only run did', () => {
+    const error = { code: 'render_failed', message: 'the page did not render' };
+    expect(toRunRecord(row({ status: 'failed', error })).status_message).toBe(
+      'failed: the page did not render',
+    );
+    expect(
+      toRunRecord(row({ status: 'completed', result: RESULT, executionStatus: 'plan_only' })).status_message,
+    ).toBe('completed: plan ready; the server ran nothing');
   });
 });
 

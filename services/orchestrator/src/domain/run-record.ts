@@ -1,6 +1,7 @@
 import { INTERNAL_RUN_ERROR } from '@svc/bus';
-import { Quote, RunError, type RunRecord } from '@svc/contracts';
+import { Quote, RunError, type RunRecord, usdFromMicros } from '@svc/contracts';
 import type { Run } from '@svc/db';
+import { statusMessage, waitingForRuntime } from './status-message';
 
 /**
  * The columns a RunRecord is made of: a whole `Run`, or the row an UPDATE … RETURNING gave back
@@ -18,17 +19,32 @@ export interface RunRecordRow
     | 'updatedAt'
     | 'startedAt'
     | 'finishedAt'
+    | 'attempts'
+    | 'priceMicros'
+    | 'runtime'
+    | 'executionStatus'
+    | 'lastError'
+    | 'cancelRequestedAt'
   > {
   readonly result: unknown;
   readonly error: unknown;
 }
 
+export interface RunRecordOptions {
+  /**
+   * Whether a worker of the run's runtime is up (ZCOUNT of its heartbeat set), when it was checked:
+   * only for queued/retrying `requires_worker` runs (needsWorkerCheck). Unchecked: not waiting.
+   */
+  workerUp?: boolean | undefined;
+}
+
 /**
- * Row → wire (docs/decisions.md C6). Timestamps as RFC 3339 UTC (`toISOString`), null while unset;
- * `result` only once completed, `error` only once failed, so a client never sees a half-written
- * result next to a non-final status.
+ * Row → wire (docs/decisions.md C6, L-A). Timestamps as RFC 3339 UTC (`toISOString`), null while
+ * unset; `result` only once completed, `error` only once failed, so a client never sees a
+ * half-written result next to a non-final status.
  */
-export function toRunRecord(row: RunRecordRow): RunRecord {
+export function toRunRecord(row: RunRecordRow, options: RunRecordOptions = {}): RunRecord {
+  const waiting = waitingForRuntime(row, options.workerUp);
   const record: RunRecord = {
     run_id: row.id,
     status: row.status,
@@ -39,17 +55,25 @@ export function toRunRecord(row: RunRecordRow): RunRecord {
     updated_at: row.updatedAt.toISOString(),
     started_at: row.startedAt?.toISOString() ?? null,
     finished_at: row.finishedAt?.toISOString() ?? null,
+    attempts: row.attempts,
+    // A negative price cannot be stored by us; shown as 0 rather than failing the read.
+    price_usd: usdFromMicros(row.priceMicros < 0n ? 0n : row.priceMicros),
+    runtime: row.runtime,
+    waiting_for_runtime: waiting,
+    cancel_requested_at: row.cancelRequestedAt?.toISOString() ?? null,
+    status_message: '',
   };
   if (row.status === 'completed' && isJsonObject(row.result)) record.result = row.result;
   if (row.status === 'failed') {
     const error = RunError.safeParse(row.error);
     record.error = error.success ? error.data : INTERNAL_RUN_ERROR;
   }
+  record.status_message = statusMessage({ ...row, error: record.error, waitingForRuntime: waiting });
   return record;
 }
 
 /** The quote stored with the run (null for a run stored without one, or one that no longer parses). */
-export function storedQuote(row: Run): Quote | null {
+export function storedQuote(row: Pick<Run, 'quote'>): Quote | null {
   const quote = Quote.safeParse(row.quote);
   return quote.success ? quote.data : null;
 }

@@ -1,35 +1,37 @@
-import { randomUUID } from 'node:crypto';
-import type { RpcRequestInput } from '@svc/bus';
-import type { CrtInput, Quote, RunRecord } from '@svc/contracts';
-import { isUniqueViolation, type PrismaClient, type Run } from '@svc/db';
+import type { RpcRequestInput, RpcResponse } from '@svc/bus';
+import { isTerminalRunState, type Quote, type RunRecord } from '@svc/contracts';
+import { isUniqueViolation, type Prisma, type PrismaClient, type Run } from '@svc/db';
 import { ConflictError, ValidationError } from '@svc/errors';
 import type { Logger } from '@svc/log';
-import { type CrtJob, crtJobFor, type EnqueueCrtJob, markDispatched } from './dispatch';
-import { crtRequestHash, inputHash } from './request-hash';
-import { storedQuote, toRunRecord } from './run-record';
-
-/** A parsed `orchestrator.startCrtRun` request. */
-export interface StartCrtRunCommand {
-  clientId: string;
-  input: CrtInput;
-  quoteId?: string | undefined;
-  clientType: string;
-  idempotencyKey?: string | undefined;
-}
+import { type CapabilityJob, capabilityJobFor, type EnqueueCapabilityJob, markDispatched } from './dispatch';
+import { runRecordOf, type WorkerAvailability } from './get-run';
+import { type RunFinishedEvent, runFinishedEvent } from './run-finished';
+import { storedQuote } from './run-record';
+import { type EnqueueSettle, queueSettlement } from './settlement';
 
 /** What the wallet is asked for (rpc `wallet.issueQuote`, bus RPC catalog). */
 export type QuoteRequest = RpcRequestInput<'wallet', 'issueQuote'>;
+export type HoldRequest = RpcRequestInput<'wallet', 'holdForRun'>;
+export type HoldResponse = RpcResponse<'wallet', 'holdForRun'>;
 
+/** What recording a run needs; every port may throw (AppErrors from the wallet, 503 when down). */
 export interface StartRunDeps {
   prisma: PrismaClient;
-  /** The wallet's `issueQuote`; throws AppErrors (409/422 from the wallet, 503 when it is down). */
+  /** The wallet's `issueQuote` (a zero-price quote whose id is the run id, for free runs without one). */
   issueQuote(request: QuoteRequest): Promise<Quote>;
+  /** The wallet's `holdForRun`: checks the client's quote and holds its price (404/409/422/402). */
+  holdForRun(request: HoldRequest): Promise<HoldResponse>;
   /** Hands the run to its worker queue (deduplicated by job id `run-<id>`); throws when Redis is down. */
-  enqueueCrt: EnqueueCrtJob;
+  enqueue: EnqueueCapabilityJob;
+  /** Queues a paid final run's settlement (plan_only runs finish at creation). */
+  enqueueSettle: EnqueueSettle;
+  /** `run.finished` for a run that is final at creation (plan_only). */
+  publishFinished(event: RunFinishedEvent): Promise<void>;
+  workerUp: WorkerAvailability;
   logger: Logger;
   /** ms: bound on the run transaction, which spans the wallet call (wallet RPC timeout plus margin). */
   transactionTimeoutMs: number;
-  /** Clock for quote expiry; default: now. */
+  /** Clock for quote expiry and plan times; default: now. */
   now?: () => Date;
 }
 
@@ -40,35 +42,81 @@ export interface StartRunResult {
   quote: Quote | null;
 }
 
+/** The run a request inserts (ids, parsed input, price, mode); `result` makes it final at creation. */
+export interface RunDraft {
+  id: string;
+  clientId: string;
+  slug: string;
+  clientType: string;
+  input: Prisma.InputJsonObject;
+  requestHash: string;
+  idempotencyKey: string | null;
+  /** micro-USD: the computed price; replaced by the quote's (the promise) in `quote`. */
+  priceMicros: bigint;
+  runtime: string;
+  /** Effective execution status (supported, requires_worker, plan_only). */
+  executionStatus: string;
+  /** plan_only: the plan, stored as the result of a run inserted `completed` (no worker). */
+  result?: Prisma.InputJsonObject | undefined;
+}
+
+/** One way of starting a run (crt's endpoint, or any capability): the parts that differ. */
+export interface StartRunFlow {
+  clientId: string;
+  idempotencyKey?: string | undefined;
+  quoteId?: string | undefined;
+  /** runRequestHash of the parsed request: what an Idempotency-Key stands for (C3). */
+  requestHash: string;
+  /** 409 text for a quote_id already used as a run id (C5). */
+  quoteTakenMessage: string;
+  /** Checks made once no replay answered (a replay answers even when they would now fail); throws. */
+  check(): void;
+  /** The run to insert under `runId` (quote_id ?? a fresh UUID). */
+  draft(runId: string): RunDraft;
+  /**
+   * Inside the run transaction, after the insert: the quote stored with the run and the price the
+   * run keeps. A throw rolls the run back (402/404/409/422 leave no run row).
+   */
+  quote(draft: RunDraft): Promise<{ quote: Quote; priceMicros: bigint }>;
+  /** The fresh run id when no quote_id names it. */
+  newRunId(): string;
+}
+
 /**
  * Lost races resolved before giving up. A unique violation means the competing run is committed,
  * so the second look always finds it; a third round only guards against a run deleted meanwhile.
  */
 const MAX_ROUNDS = 3;
 
-/** crt is free (spec §1.7): the price the wallet is asked to quote. */
-const CRT_PRICE_USD = '0';
-
 /**
- * Records a crt run and queues it, or finds the run the request already stands for
- * (docs/decisions.md C3, C5):
+ * Records a run and hands it on, or finds the run the request already stands for (docs/decisions.md
+ * C3, C5, Q3):
  * - an Idempotency-Key already used by this client: the same request → replay; another → 422;
- * - a quote_id already used as a run id (any client) → 409;
- * - otherwise one transaction inserts the run and has the wallet issue its zero-price quote (id =
- *   run id). A concurrent twin (same key or same quote_id) hits a unique index, rolls back and is
- *   resolved again as above; a wallet failure rolls back too, leaving nothing behind.
- * After the commit the run is queued; if Redis is down it stays undispatched and the dispatcher
- * queues it later: the run is durable, so the answer is the same.
+ * - a quote_id already used as a run id (any client) → 409; then the flow's own checks;
+ * - otherwise one transaction inserts the run and has the wallet quote or hold for it. A concurrent
+ *   twin (same key or same quote_id) hits a unique index, rolls back and is resolved again as above.
+ * After the commit a running run is queued (if Redis is down it stays undispatched and the
+ * dispatcher queues it later) and a run final at creation (plan_only) is announced.
  */
-export async function startCrtRun(deps: StartRunDeps, command: StartCrtRunCommand): Promise<StartRunResult> {
-  const requestHash = crtRequestHash(command);
+export async function startRun(deps: StartRunDeps, flow: StartRunFlow): Promise<StartRunResult> {
   for (let round = 1; ; round += 1) {
-    const existing = await findExisting(deps.prisma, command, requestHash);
-    if (existing) return existing;
+    const replay = await findReplay(deps, flow);
+    if (replay) return replay;
+    if (flow.quoteId !== undefined) {
+      const taken = await deps.prisma.run.findUnique({ where: { id: flow.quoteId }, select: { id: true } });
+      if (taken) {
+        // A twin with the same key may have committed between the two looks: it is a replay then.
+        const late = await findReplay(deps, flow);
+        if (late) return late;
+        // The same words for every client: nothing about another client's runs leaks (C5).
+        throw new ConflictError(flow.quoteTakenMessage);
+      }
+    }
+    flow.check();
     try {
-      const created = await createRun(deps, command, requestHash);
-      await dispatchCreated(deps, created.row);
-      return { replay: false, run: toRunRecord(created.row), quote: created.quote };
+      const row = await createRun(deps, flow);
+      await afterCommit(deps, row);
+      return { replay: false, run: await runRecordOf(row, deps.workerUp), quote: storedQuote(row) };
     } catch (err) {
       if (!isUniqueViolation(err) || round >= MAX_ROUNDS) throw err;
       deps.logger.debug({ round }, 'start run: lost a race on a unique index; resolving again');
@@ -76,101 +124,72 @@ export async function startCrtRun(deps: StartRunDeps, command: StartCrtRunComman
   }
 }
 
-/** The replay this request is, or undefined when it names no existing run; throws 422/409 on misuse. */
-async function findExisting(
-  prisma: PrismaClient,
-  command: StartCrtRunCommand,
-  requestHash: string,
-): Promise<StartRunResult | undefined> {
-  const key = command.idempotencyKey;
-  if (key !== undefined) {
-    const run = await prisma.run.findUnique({
-      where: { clientId_idempotencyKey: { clientId: command.clientId, idempotencyKey: key } },
-    });
-    if (run) {
-      if (run.requestHash !== requestHash) {
-        // docs/decisions.md C3: 422, as in the IETF Idempotency-Key draft.
-        throw new ValidationError(
-          `Idempotency-Key "${key}" was already used with a different request (run ${run.id}); send a new key for a new request`,
-        );
-      }
-      return { replay: true, run: toRunRecord(run), quote: storedQuote(run) };
-    }
+/** The replay this request is, or undefined when its key names no run; 422 for a key reused otherwise. */
+async function findReplay(deps: StartRunDeps, flow: StartRunFlow): Promise<StartRunResult | undefined> {
+  const key = flow.idempotencyKey;
+  if (key === undefined) return undefined;
+  const run = await deps.prisma.run.findUnique({
+    where: { clientId_idempotencyKey: { clientId: flow.clientId, idempotencyKey: key } },
+  });
+  if (!run) return undefined;
+  if (run.requestHash !== flow.requestHash) {
+    // docs/decisions.md C3: 422, as in the IETF Idempotency-Key draft.
+    throw new ValidationError(
+      `Idempotency-Key "${key}" was already used with a different request (run ${run.id}); send a new key for a new request`,
+    );
   }
-  if (command.quoteId !== undefined) {
-    const taken = await prisma.run.findUnique({ where: { id: command.quoteId }, select: { id: true } });
-    if (taken) {
-      // The same words for every client: nothing about another client's runs leaks (C5).
-      throw new ConflictError(
-        `quote_id ${command.quoteId} has already been used for a run; quote again or omit quote_id`,
-      );
-    }
-  }
-  return undefined;
+  return { replay: true, run: await runRecordOf(run, deps.workerUp), quote: storedQuote(run) };
 }
 
-/** Inserts the run and stores the wallet's quote with it, in one transaction. */
-async function createRun(
-  deps: StartRunDeps,
-  command: StartCrtRunCommand,
-  requestHash: string,
-): Promise<{ row: Run; quote: Quote }> {
-  const runId = command.quoteId ?? randomUUID();
+/** Inserts the run and stores its quote with it, in one transaction. */
+async function createRun(deps: StartRunDeps, flow: StartRunFlow): Promise<Run> {
+  const draft = flow.draft(flow.quoteId ?? flow.newRunId());
+  const now = (deps.now ?? (() => new Date()))();
+  const { result, ...columns } = draft;
   return deps.prisma.$transaction(
     async (tx) => {
       // First the insert: a concurrent twin blocks on the unique index here, before the wallet call.
       await tx.run.create({
         data: {
-          id: runId,
-          clientId: command.clientId,
-          slug: 'crt',
-          status: 'queued',
-          clientType: command.clientType,
-          quoteId: runId,
-          input: command.input,
-          requestHash,
-          idempotencyKey: command.idempotencyKey ?? null,
+          ...columns,
+          quoteId: draft.id,
+          // plan_only: final at creation, no attempt made (spec §2.1 "no server processing").
+          ...(result === undefined
+            ? { status: 'queued' }
+            : { status: 'completed', result, startedAt: now, finishedAt: now }),
         },
       });
-      const quote = await deps.issueQuote({
-        quote_id: runId,
-        client_id: command.clientId,
-        slug: 'crt',
-        price_usd: CRT_PRICE_USD,
-        input_hash: inputHash(command.input),
-      });
-      assertUsable(quote, (deps.now ?? (() => new Date()))());
-      const row = await tx.run.update({ where: { id: runId }, data: { quote } });
-      return { row, quote };
+      const { quote, priceMicros } = await flow.quote(draft);
+      return tx.run.update({ where: { id: draft.id }, data: { quote, priceMicros } });
     },
     { timeout: deps.transactionTimeoutMs, maxWait: deps.transactionTimeoutMs },
   );
 }
 
 /**
- * A quote the wallet already held (the client quoted first) may have expired: "after expires_at the
- * quote can no longer be used to start a run" (contracts Quote). A fresh one never has.
+ * After the commit: a final run (plan_only) is announced and, if paid, settled; any other is queued.
+ * Failures are logged, not thrown: the run is durable and the dispatcher's sweep finishes the job.
  */
-function assertUsable(quote: Quote, now: Date): void {
-  if (Date.parse(quote.expires_at) <= now.getTime()) {
-    throw new ConflictError(
-      `quote_id ${quote.quote_id} expired at ${quote.expires_at}; quote again or omit quote_id`,
-    );
+async function afterCommit(deps: StartRunDeps, row: Run): Promise<void> {
+  if (isTerminalRunState(row.status)) {
+    await deps.publishFinished(runFinishedEvent(row)).catch((err: unknown) => {
+      deps.logger.warn({ run_id: row.id, err }, 'run.finished not published');
+    });
+    await queueSettlement(deps.prisma, deps.enqueueSettle, row).catch((err: unknown) => {
+      deps.logger.warn({ run_id: row.id, err }, 'settlement not queued yet: the dispatcher will queue it');
+    });
+    return;
   }
-}
-
-/** Queues a just-committed run; on failure it stays undispatched for the dispatcher (logged, not thrown). */
-async function dispatchCreated(deps: StartRunDeps, row: Run): Promise<void> {
-  let job: CrtJob;
+  let job: CapabilityJob;
   try {
-    job = crtJobFor(row);
+    job = capabilityJobFor(row);
   } catch (err) {
-    // Cannot happen for input parsed by StartCrtRunRequest; the dispatcher fails such a run.
-    deps.logger.error({ run_id: row.id, err }, 'run has no valid crt job payload');
+    // Cannot happen for input parsed by the capability's schema; the dispatcher fails such a run.
+    deps.logger.error({ run_id: row.id, err }, 'run has no valid job payload');
     return;
   }
   try {
-    await deps.enqueueCrt(job);
+    await deps.enqueue(job);
   } catch (err) {
     deps.logger.warn({ run_id: row.id, err }, 'run not queued yet: the dispatcher will queue it');
     return;

@@ -4,7 +4,8 @@ import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import { applyReport } from '../domain/reports';
 import { runFinishedEvent } from '../domain/run-finished';
-import { runFinishedPublisher } from './bus-ports';
+import { queueSettlement } from '../domain/settlement';
+import { runFinishedPublisher, settleEnqueuer } from './bus-ports';
 
 /**
  * Reports applied at once: each is one or two short statements, so the database, not this process,
@@ -20,20 +21,26 @@ export interface ReportConsumerDeps {
 
 /**
  * Consumes `runs.report` (workers → orchestrator). After a report, a final run is announced with
- * `run.finished` (owner and stored record included, runFinishedEvent), also when it was final already: a redelivered report means the first publish may
- * not have happened (the process died between the UPDATE and the publish). A publish failure fails
- * the job, and BullMQ retries it (the UPDATE is then a no-op).
+ * `run.finished` (owner and stored record included, runFinishedEvent), also when it was final
+ * already: a redelivered report means the first publish may not have happened (the process died
+ * between the UPDATE and the publish). Then a paid final run whose settlement was never queued gets
+ * it queued (`wallet.settle`: capture when completed, release otherwise), again also for a report
+ * that moved nothing. A publish or enqueue failure fails the job, and BullMQ retries it (the UPDATE
+ * is then a no-op).
  */
 export function consumeRunReports(deps: ReportConsumerDeps): JobProcessor {
   const publishFinished = runFinishedPublisher(deps.bus);
+  const enqueueSettle = settleEnqueuer(deps.bus);
   return processJobs(
     deps.bus,
     'runs.report',
     async (report) => {
       const outcome = await applyReport(deps.prisma, report, deps.logger);
-      if (outcome.run !== undefined && isTerminalRunState(outcome.run.status)) {
+      const run = outcome.run;
+      if (run !== undefined && isTerminalRunState(run.status)) {
         // With the owner and the stored record: the waiting gateway answers without a getRun.
-        await publishFinished(runFinishedEvent(outcome.run));
+        await publishFinished(runFinishedEvent(run));
+        await queueSettlement(deps.prisma, enqueueSettle, run);
       }
       return { applied: outcome.applied };
     },

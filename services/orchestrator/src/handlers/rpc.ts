@@ -9,36 +9,80 @@ import {
 } from '@svc/bus';
 import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
+import { cancelRun } from '../domain/cancel-run';
+import { type CapabilityDirectory, createCapabilityDirectory } from '../domain/capability-directory';
 import { getRunForClient } from '../domain/get-run';
-import { type StartRunDeps, startCrtRun } from '../domain/start-run';
-import { crtJobEnqueuer } from './bus-ports';
+import { quoteCapability } from '../domain/quote';
+import { runReceipt } from '../domain/receipt';
+import { startCapabilityRun } from '../domain/start-capability-run';
+import { startCrtRun } from '../domain/start-crt-run';
+import type { StartRunDeps } from '../domain/start-run';
+import {
+  cancelMarkerSetter,
+  cancelRequestedPublisher,
+  capabilityJobEnqueuer,
+  queuedJobRemover,
+  runFinishedPublisher,
+  settleEnqueuer,
+  workerAvailability,
+} from './bus-ports';
 
 /** ms added to the wallet's RPC timeout to bound the run transaction (insert, update, pool wait). */
 const TRANSACTION_MARGIN_MS = 5_000;
 
 export interface OrchestratorRpcDeps {
   prisma: PrismaClient;
-  /** Where runs are queued (`capability.crt`). */
+  /** Where runs are queued (`capability.<slug>`), settlements sent and events published. */
   bus: Bus;
-  /** `rpc.wallet` client: issues each run's quote. */
+  /** `rpc.wallet` client: quotes, holds and ledgers. */
   wallet: RpcClient<RpcCatalog['wallet']>;
+  /** Capability records (registry.describe behind a cache, registryDirectory). */
+  directory: CapabilityDirectory;
   /** ms: the wallet client's timeout (RPC_TIMEOUT_MS); the run transaction outlives it by a margin. */
   walletTimeoutMs: number;
   logger: Logger;
 }
 
+/** `registry.describe` behind the orchestrator's cache (CAPABILITY_CACHE_TTL_MS, cleared on catalog.changed). */
+export function registryDirectory(
+  registry: RpcClient<RpcCatalog['registry']>,
+  ttlMs: number,
+): CapabilityDirectory {
+  return createCapabilityDirectory({
+    ttlMs,
+    fetch: async (slug) => (await registry.call('describe', { slug })).capability,
+  });
+}
+
 /**
  * `rpc.orchestrator` methods (ping is answered by serveRpc itself). Transport only: requests arrive
- * parsed against rpcCatalog (StartCrtRunRequest, with CrtInput's defaults applied), AppErrors
- * (404, 409, 422, 503) travel back to the gateway as themselves.
+ * parsed against rpcCatalog, AppErrors (402, 404, 409, 422, 503) travel back to the gateway as
+ * themselves.
  */
 export function orchestratorHandlers(deps: OrchestratorRpcDeps): ServiceHandlers<'orchestrator'> {
+  const { prisma, bus, wallet, logger } = deps;
+  const workerUp = workerAvailability(bus, logger);
+  const publishFinished = runFinishedPublisher(bus);
+  const enqueueSettle = settleEnqueuer(bus);
   const startDeps: StartRunDeps = {
-    prisma: deps.prisma,
-    issueQuote: (request) => deps.wallet.call('issueQuote', request),
-    enqueueCrt: crtJobEnqueuer(deps.bus),
-    logger: deps.logger,
+    prisma,
+    issueQuote: (request) => wallet.call('issueQuote', request),
+    holdForRun: (request) => wallet.call('holdForRun', request),
+    enqueue: capabilityJobEnqueuer(bus),
+    enqueueSettle,
+    publishFinished,
+    workerUp,
+    logger,
     transactionTimeoutMs: deps.walletTimeoutMs + TRANSACTION_MARGIN_MS,
+  };
+  const cancelDeps = {
+    prisma,
+    setCancelMarker: cancelMarkerSetter(bus),
+    removeQueuedJob: queuedJobRemover(bus),
+    publishCancelRequested: cancelRequestedPublisher(bus),
+    publishFinished,
+    enqueueSettle,
+    logger,
   };
   return {
     startCrtRun: (request) =>
@@ -49,7 +93,36 @@ export function orchestratorHandlers(deps: OrchestratorRpcDeps): ServiceHandlers
         clientType: request.client_type,
         idempotencyKey: request.idempotency_key,
       }),
-    getRun: ({ client_id, run_id }) => getRunForClient(deps.prisma, client_id, run_id),
+    getRun: ({ client_id, run_id }) => getRunForClient(prisma, workerUp, client_id, run_id),
+    quote: (request) =>
+      quoteCapability(
+        { directory: deps.directory, issueQuote: startDeps.issueQuote, workerUp },
+        {
+          clientId: request.client_id,
+          slug: request.slug,
+          input: request.input,
+          clientType: request.client_type,
+        },
+      ),
+    startRun: (request) =>
+      startCapabilityRun(
+        { ...startDeps, directory: deps.directory },
+        {
+          clientId: request.client_id,
+          slug: request.slug,
+          input: request.input,
+          quoteId: request.quote_id,
+          clientType: request.client_type,
+          idempotencyKey: request.idempotency_key,
+        },
+      ),
+    cancelRun: ({ client_id, run_id }) => cancelRun(cancelDeps, client_id, run_id),
+    receipt: ({ client_id, run_id }) =>
+      runReceipt(
+        { prisma, workerUp, runLedger: (request) => wallet.call('runLedger', request) },
+        client_id,
+        run_id,
+      ),
   };
 }
 

@@ -1,5 +1,6 @@
 import { type CapabilityManifest, CrtInput } from '@svc/contracts';
 import type { Category } from './categories';
+import { NO_FILES } from './no-files';
 
 const category: Category = 'security';
 
@@ -8,7 +9,8 @@ const category: Category = 'security';
  *
  * The name, tags and description feed the full-text index (name and slug weigh most, then category
  * and tags, then the description), so they use the words people and agents actually type:
- * "certificates for my domain", "certificate transparency", "find subdomains", "ct logs".
+ * "certificates for my domain", "certificate transparency", "find subdomains", "ct logs", "crt"
+ * (a tag as well as the slug, so crt outranks crt-batch-plan, whose slug also says crt).
  * The description also carries the spec's caveats: free, bounded, stored without expiry, and
  * observations do not prove that hosts are live (§1.7).
  */
@@ -24,6 +26,7 @@ export const crtManifest: CapabilityManifest = {
     'run without automatic expiry. Observations come from certificate logs and do not prove that a host is live.',
   category,
   tags: [
+    'crt',
     'certificate',
     'certificates',
     'certificate-transparency',
@@ -39,13 +42,7 @@ export const crtManifest: CapabilityManifest = {
   ],
   version: '1.0.0',
   pricing: { model: 'free', currency: 'USD', description: 'Free.' },
-  file_requirements: {
-    accepts_files: false,
-    min_files: 0,
-    max_files: 0,
-    max_size_bytes: null,
-    content_types: [],
-  },
+  file_requirements: NO_FILES,
   execution: { machine_run_status: 'supported', runtime: 'node', mode: 'sync' },
   input: CrtInput,
 };

@@ -1,26 +1,6 @@
-import { remainingMicros, spendPeriod } from './balance';
+import { absMicros, remainingMicros, shownUsd } from './balance';
 
 const USD = 1_000_000n;
-
-describe('spendPeriod', () => {
-  it('is the calendar month in UTC containing now', () => {
-    const period = spendPeriod(new Date('2026-09-15T12:34:56.789Z'));
-    expect(period.start.toISOString()).toBe('2026-09-01T00:00:00.000Z');
-    expect(period.end.toISOString()).toBe('2026-10-01T00:00:00.000Z');
-  });
-
-  it('rolls December over into January of the next year', () => {
-    const period = spendPeriod(new Date('2026-12-31T23:59:59.999Z'));
-    expect(period.start.toISOString()).toBe('2026-12-01T00:00:00.000Z');
-    expect(period.end.toISOString()).toBe('2027-01-01T00:00:00.000Z');
-  });
-
-  it('uses UTC, not the local offset, at a month boundary', () => {
-    // 00:30 on Oct 1 in +02:00 is still September in UTC.
-    const period = spendPeriod(new Date('2026-10-01T00:30:00+02:00'));
-    expect(period.start.toISOString()).toBe('2026-09-01T00:00:00.000Z');
-  });
-});
 
 describe('remainingMicros', () => {
   const base = { balanceMicros: 10n * USD, heldMicros: 0n, spentMicros: 0n, spendCapMicros: null };
@@ -46,5 +26,18 @@ describe('remainingMicros', () => {
 
   it('a zero cap allows nothing', () => {
     expect(remainingMicros({ ...base, spendCapMicros: 0n })).toBe(0n);
+  });
+});
+
+describe('absMicros and shownUsd', () => {
+  it('gives the size of a hold whatever its sign', () => {
+    expect(absMicros(-4_000n)).toBe(4_000n);
+    expect(absMicros(4_000n)).toBe(4_000n);
+    expect(absMicros(0n)).toBe(0n);
+  });
+
+  it('shows a negative amount as 0 (docs/decisions.md W2)', () => {
+    expect(shownUsd(-3n * USD)).toBe('0.00');
+    expect(shownUsd(2_500_000n)).toBe('2.50');
   });
 });

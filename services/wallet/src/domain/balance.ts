@@ -1,5 +1,5 @@
 import { usdFromMicros } from '@svc/contracts';
-import type { PrismaClient } from '@svc/db';
+import { type LedgerDb, ledgerTotals, type SpendPeriod, spendPeriod } from '@svc/db';
 
 /**
  * A client's wallet, derived from the append-only ledger (docs/decisions.md P6: balances are never
@@ -19,19 +19,6 @@ export interface BalanceSnapshot {
   remainingMicros: bigint;
   /** The spend period: the calendar month (UTC) containing `now`, [start, end). */
   period: SpendPeriod;
-}
-
-export interface SpendPeriod {
-  start: Date;
-  end: Date;
-}
-
-/** The calendar month in UTC that contains `now`, as [first instant, first instant of next month). */
-export function spendPeriod(now: Date): SpendPeriod {
-  const year = now.getUTCFullYear();
-  const month = now.getUTCMonth();
-  // Date.UTC rolls month 12 over into January of the next year.
-  return { start: new Date(Date.UTC(year, month, 1)), end: new Date(Date.UTC(year, month + 1, 1)) };
 }
 
 /**
@@ -59,66 +46,23 @@ function smaller(a: bigint, b: bigint): bigint {
   return b;
 }
 
-/** One row of the aggregate below; SUM(bigint) is numeric in PostgreSQL, cast back to bigint. */
-interface LedgerTotalsRow {
-  spend_cap_micros: bigint | null;
-  balance_micros: bigint;
-  spent_micros: bigint;
-  held_micros: bigint;
-}
-
 export interface GetBalanceOptions {
   /** Clock for the spend period (tests pin it); default: now. */
   now?: Date;
 }
 
 /**
- * Reads a client's balance in one SQL statement, so every total comes from the same snapshot
- * (a capture committed between two separate reads could otherwise be counted in one total only).
- *
- * A client with no account row and no ledger lines gets zeros and a null cap, not an error: the
- * wallet does not know which clients exist (auth.clients belongs to the gateway).
- *
- * Sign conventions (docs/architecture.md "Tables"): credits +, captures −, adjustments either way.
- * The sign of hold lines is not fixed there, so a hold reserves |amount|. Release lines only close
- * a hold; their amount does not enter any total.
+ * Reads a client's balance: the totals of @svc/db `ledgerTotals` (one SQL statement, one snapshot)
+ * plus what may still be spent. Pass the transaction that holds `lockWalletAccount` to read a
+ * snapshot no other money move of the client can change before it commits.
  */
 export async function getBalance(
-  prisma: PrismaClient,
+  db: LedgerDb,
   clientId: string,
   options: GetBalanceOptions = {},
 ): Promise<BalanceSnapshot> {
   const period = spendPeriod(options.now ?? new Date());
-  const rows = await prisma.$queryRaw<LedgerTotalsRow[]>`
-    WITH lines AS (
-      SELECT kind::text AS kind, amount_micros, run_id, created_at
-      FROM wallet.ledger_entries
-      WHERE client_id = ${clientId}::uuid
-    ),
-    settled_runs AS (
-      SELECT DISTINCT run_id FROM lines WHERE kind IN ('capture', 'release') AND run_id IS NOT NULL
-    )
-    SELECT
-      (SELECT spend_cap_micros FROM wallet.accounts WHERE client_id = ${clientId}::uuid) AS spend_cap_micros,
-      COALESCE(SUM(amount_micros) FILTER (WHERE kind IN ('credit', 'adjustment', 'capture')), 0)::bigint
-        AS balance_micros,
-      COALESCE(-SUM(amount_micros) FILTER (
-        WHERE kind = 'capture' AND created_at >= ${period.start} AND created_at < ${period.end}
-      ), 0)::bigint AS spent_micros,
-      COALESCE(SUM(ABS(amount_micros)) FILTER (
-        WHERE kind = 'hold' AND NOT EXISTS (SELECT 1 FROM settled_runs s WHERE s.run_id = lines.run_id)
-      ), 0)::bigint AS held_micros
-    FROM lines`;
-  // An aggregate without GROUP BY always yields exactly one row.
-  const row = rows[0];
-  if (!row) throw new Error('wallet balance query returned no row');
-
-  const totals = {
-    balanceMicros: BigInt(row.balance_micros),
-    heldMicros: BigInt(row.held_micros),
-    spentMicros: BigInt(row.spent_micros),
-    spendCapMicros: row.spend_cap_micros === null ? null : BigInt(row.spend_cap_micros),
-  };
+  const totals = await ledgerTotals(db, clientId, period);
   return { clientId, ...totals, remainingMicros: remainingMicros(totals), period };
 }
 
@@ -128,4 +72,9 @@ export async function getBalance(
  */
 export function shownUsd(micros: bigint): string {
   return usdFromMicros(micros < 0n ? 0n : micros);
+}
+
+/** |micros|: a hold's size whatever the sign it was written with (docs/decisions.md W3). */
+export function absMicros(micros: bigint): bigint {
+  return micros < 0n ? -micros : micros;
 }

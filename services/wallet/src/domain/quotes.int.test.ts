@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '@svc/db';
 import { ConflictError, ValidationError } from '@svc/errors';
 import { createTestDatabase, type TestDatabase } from '@svc/testkit';
-import { FREE_CLEARANCE_REASON, issueQuote, type QuoteRequest } from './quotes';
+import { FREE_CLEARANCE_REASON } from './clearance';
+import { issueQuote, type QuoteRequest } from './quotes';
 
 // wallet.quotes on a real, migrated PostgreSQL (a fresh database, dropped afterwards).
 const USD = 1_000_000n;
@@ -43,6 +44,8 @@ describe('issueQuote (wallet.quotes)', () => {
       inputHash: HASH,
       cleared: true,
       clearance: FREE_CLEARANCE_REASON,
+      // No ledger read for a free quote: the clearance carries no figures.
+      detail: { wallet_clearance: { cleared: true, reason: FREE_CLEARANCE_REASON } },
       createdAt: NOW,
       expiresAt: new Date('2026-09-15T12:15:00.000Z'),
     });
@@ -83,26 +86,62 @@ describe('issueQuote (wallet.quotes)', () => {
     await prisma.ledgerEntry.create({
       data: { clientId, kind: 'credit', amountMicros: 2n * USD, createdAt: NOW },
     });
+    const priceDetail = { model: 'flat' as const };
 
-    const covered = await issueQuote(prisma, request({ clientId, priceMicros: 1_500_000n }), {
+    const covered = await issueQuote(prisma, request({ clientId, priceMicros: 1_500_000n, priceDetail }), {
       ttlMs: TTL_MS,
       now: NOW,
     });
     expect(covered).toMatchObject({
       cleared: true,
       clearance: 'remaining 2.00 USD covers the price 1.50 USD',
+      detail: {
+        wallet_clearance: {
+          cleared: true,
+          reason: 'remaining 2.00 USD covers the price 1.50 USD',
+          balance_usd: '2.00',
+          held_usd: '0.00',
+          spend_cap_usd: null,
+          spent_usd: '0.00',
+          remaining_usd: '2.00',
+          remaining_after_usd: '0.50',
+        },
+        price_detail: priceDetail,
+      },
     });
 
     const refused = await issueQuote(prisma, request({ clientId, priceMicros: 3n * USD }), {
       ttlMs: TTL_MS,
       now: NOW,
     });
+    const reason =
+      'insufficient balance: the price 3.00 USD would exceed the 2.00 USD available (balance 2.00 USD, 0.00 USD held)';
     expect(refused).toMatchObject({
       cleared: false,
       priceMicros: 3n * USD,
-      clearance: 'balance 2.00 USD is below the price 3.00 USD',
+      clearance: reason,
+      detail: { wallet_clearance: { cleared: false, reason, remaining_after_usd: '0.00' } },
     });
     // A quote reserves nothing: the ledger is unchanged.
     expect(await prisma.ledgerEntry.count({ where: { clientId } })).toBe(1);
+  });
+
+  it('names the spend cap when it is what stops the price', async () => {
+    const clientId = randomUUID();
+    await prisma.walletAccount.create({ data: { clientId, spendCapMicros: 20_000n } });
+    await prisma.ledgerEntry.createMany({
+      data: [
+        { clientId, kind: 'credit', amountMicros: 10n * USD, createdAt: NOW },
+        { clientId, kind: 'capture', amountMicros: -16_000n, runId: randomUUID(), createdAt: NOW },
+        { clientId, kind: 'hold', amountMicros: -2_000n, runId: randomUUID(), createdAt: NOW },
+      ],
+    });
+    const quote = await issueQuote(prisma, request({ clientId, priceMicros: 4_000n }), {
+      ttlMs: TTL_MS,
+      now: NOW,
+    });
+    expect(quote.clearance).toBe(
+      'spend cap exceeded: the price 0.004 USD would exceed the 0.002 USD left of the 0.02 USD monthly spend cap (0.016 USD spent, 0.002 USD held)',
+    );
   });
 });

@@ -1,14 +1,12 @@
-import type { WalletClearance } from '@svc/contracts';
+import { PriceDetail, WalletClearance } from '@svc/contracts';
 import { isUniqueViolation, type PrismaClient, type Quote as QuoteRow } from '@svc/db';
 import { ConflictError, ValidationError } from '@svc/errors';
-import { type BalanceSnapshot, getBalance, shownUsd } from './balance';
+import { z } from 'zod';
+import { getBalance } from './balance';
+import { clearAgainstBalance, FREE_CLEARANCE } from './clearance';
 
 /** ms: default lifetime of a quote (QUOTE_TTL_MS): long enough to confirm a price, short enough not to promise it for days. */
 export const DEFAULT_QUOTE_TTL_MS = 15 * 60_000;
-
-/** The clearance of every zero-price quote (crt is free, spec §1.7): no wallet lookup at all. */
-export const FREE_CLEARANCE_REASON = 'free capability: no funds needed';
-const FREE_CLEARANCE: WalletClearance = { cleared: true, reason: FREE_CLEARANCE_REASON };
 
 /** What the caller asks the wallet to price and clear. Amounts in micro-USD. */
 export interface QuoteRequest {
@@ -19,45 +17,25 @@ export interface QuoteRequest {
   priceMicros: bigint;
   /** SHA-256 (hex) of the canonical input priced: a run must send the same input (spec §4 rule 1). */
   inputHash: string;
+  /** How the price was reached (stored with the quote, shown with it). */
+  priceDetail?: PriceDetail;
 }
+
+/**
+ * `wallet.quotes.detail`: what the quote showed besides its columns: the whole clearance with its
+ * figures and the price detail (docs/decisions.md Q2). Null on quotes stored before it existed.
+ */
+export const StoredQuoteDetail = z.object({
+  wallet_clearance: WalletClearance,
+  price_detail: PriceDetail.optional(),
+});
+export type StoredQuoteDetail = z.infer<typeof StoredQuoteDetail>;
 
 export interface IssueQuoteOptions {
   /** ms: expires_at = created_at + ttlMs. */
   ttlMs: number;
   /** Clock (tests pin it); default: now. */
   now?: Date;
-}
-
-/**
- * Clears `priceMicros` against what the client may still spend (docs/decisions.md W1:
- * remaining = min(balance − held, cap − spent − held)) and says why in words a client can act on.
- * Pure: the snapshot comes from getBalance.
- */
-export function clearAgainstBalance(priceMicros: bigint, snapshot: BalanceSnapshot): WalletClearance {
-  if (priceMicros === 0n) return FREE_CLEARANCE;
-  const price = shownUsd(priceMicros);
-  if (snapshot.remainingMicros >= priceMicros) {
-    return {
-      cleared: true,
-      reason: `remaining ${shownUsd(snapshot.remainingMicros)} USD covers the price ${price} USD`,
-    };
-  }
-  const byBalance = snapshot.balanceMicros - snapshot.heldMicros;
-  const cap = snapshot.spendCapMicros;
-  if (cap !== null) {
-    const leftOfCap = cap - snapshot.spentMicros - snapshot.heldMicros;
-    if (leftOfCap < byBalance) {
-      return {
-        cleared: false,
-        reason: `spend cap: ${shownUsd(leftOfCap)} USD left of the ${shownUsd(cap)} USD monthly cap is below the price ${price} USD`,
-      };
-    }
-  }
-  const held = snapshot.heldMicros > 0n ? ` (${shownUsd(snapshot.heldMicros)} USD held)` : '';
-  return {
-    cleared: false,
-    reason: `balance ${shownUsd(byBalance)} USD${held} is below the price ${price} USD`,
-  };
 }
 
 /**
@@ -75,11 +53,16 @@ export async function issueQuote(
   if (existing) return sameQuoteOrThrow(existing, request);
 
   const now = options.now ?? new Date();
-  // A free quote needs no ledger read (crt: every run issues one).
+  // A free quote needs no ledger read (crt: every run issues one). A priced one reads a snapshot
+  // without the lock: a quote reserves nothing, and the hold checks again under the lock.
   const clearance =
     request.priceMicros === 0n
       ? FREE_CLEARANCE
       : clearAgainstBalance(request.priceMicros, await getBalance(prisma, request.clientId, { now }));
+  const detail: StoredQuoteDetail = {
+    wallet_clearance: clearance,
+    ...(request.priceDetail === undefined ? {} : { price_detail: request.priceDetail }),
+  };
   try {
     return await prisma.quote.create({
       data: {
@@ -90,6 +73,7 @@ export async function issueQuote(
         inputHash: request.inputHash,
         cleared: clearance.cleared,
         clearance: clearance.reason,
+        detail,
         createdAt: now,
         expiresAt: new Date(now.getTime() + options.ttlMs),
       },

@@ -1,10 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { type Bus, createRpcClient, type RpcServer, serveRpc } from '@svc/bus';
-import { BalanceResponse, Quote } from '@svc/contracts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type Bus,
+  createRpcClient,
+  enqueueJob,
+  type JobProcessor,
+  processJobs,
+  type RpcServer,
+  serveRpc,
+} from '@svc/bus';
+import {
+  BalanceResponse,
+  Quote,
+  RunLedger,
+  SpendDiagnosticsResponse,
+  UsageStatementResponse,
+} from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
-import { ConflictError, ValidationError } from '@svc/errors';
+import { ConflictError, NotFoundError, PaymentRequiredError, ValidationError } from '@svc/errors';
+import { memoryLogger } from '@svc/log';
 import { createTestBus, createTestDatabase, type TestBus, type TestDatabase } from '@svc/testkit';
 import { walletHandlers } from './rpc';
+import { settleJobHandler } from './settle-job';
 
 // `rpc.wallet` end to end inside one process: real Redis queue, real PostgreSQL ledger, the same
 // serveRpc/createRpcClient pair the gateway uses, so the answer crosses the wire schema both ways.
@@ -15,6 +32,7 @@ let testBus: TestBus;
 let prisma: PrismaClient;
 let bus: Bus;
 let server: RpcServer;
+let settle: JobProcessor;
 
 beforeAll(async () => {
   database = await createTestDatabase('wallet_rpc');
@@ -22,10 +40,16 @@ beforeAll(async () => {
   testBus = createTestBus('wrt');
   bus = testBus.bus;
   server = serveRpc(bus, 'wallet', walletHandlers({ prisma, now: () => NOW }));
-  await server.waitUntilReady();
+  settle = processJobs(
+    bus,
+    'wallet.settle',
+    settleJobHandler({ prisma, logger: memoryLogger('wallet').logger, now: () => NOW }),
+  );
+  await Promise.all([server.waitUntilReady(), settle.waitUntilReady()]);
 });
 
 afterAll(async () => {
+  await settle?.close();
   await server?.close();
   await testBus?.close();
   await database?.drop();
@@ -97,6 +121,44 @@ describe('rpc.wallet', () => {
     await expect(client.call('issueQuote', asked)).resolves.toEqual(quote);
   });
 
+  it('issues a priced quote with its price detail and every clearance figure', async () => {
+    const clientId = randomUUID();
+    await prisma.ledgerEntry.create({
+      data: { clientId, kind: 'credit', amountMicros: 1_000_000n, createdAt: NOW },
+    });
+    const client = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
+    const priceDetail = {
+      model: 'per_unit' as const,
+      unit: '1000_characters',
+      units: 2,
+      unit_price_usd: '0.002',
+      minimum_usd: '0.002',
+      minimum_applied: false,
+    };
+    const quote = await client.call('issueQuote', {
+      quote_id: randomUUID(),
+      client_id: clientId,
+      slug: 'pii-redact',
+      price_usd: '0.004',
+      input_hash: 'e'.repeat(64),
+      price_detail: priceDetail,
+    });
+    expect(Quote.parse(quote)).toMatchObject({
+      price_usd: '0.004',
+      price_detail: priceDetail,
+      wallet_clearance: {
+        cleared: true,
+        reason: 'remaining 1.00 USD covers the price 0.004 USD',
+        balance_usd: '1.00',
+        held_usd: '0.00',
+        spend_cap_usd: null,
+        spent_usd: '0.00',
+        remaining_usd: '1.00',
+        remaining_after_usd: '0.996',
+      },
+    });
+  });
+
   it('sends quote conflicts back as the same error classes (409 other client, 422 other input)', async () => {
     const quoteId = randomUUID();
     const asked = {
@@ -129,5 +191,124 @@ describe('rpc.wallet', () => {
     const client = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
     const answer = await client.call('ping', {});
     expect(answer).toMatchObject({ service: 'wallet', pid: process.pid });
+  });
+});
+
+describe('rpc.wallet money moves', () => {
+  const HASH = 'a'.repeat(64);
+
+  /** A client with `creditMicros` and a pii-redact quote of 0.004 USD (run id = quote id). */
+  async function quotedClient(creditMicros: bigint) {
+    const clientId = randomUUID();
+    await prisma.ledgerEntry.create({
+      data: { clientId, kind: 'credit', amountMicros: creditMicros, createdAt: NOW },
+    });
+    const client = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
+    const quote = await client.call('issueQuote', {
+      quote_id: randomUUID(),
+      client_id: clientId,
+      slug: 'pii-redact',
+      price_usd: '0.004',
+      input_hash: HASH,
+    });
+    const hold = {
+      client_id: clientId,
+      run_id: quote.quote_id,
+      quote_id: quote.quote_id,
+      slug: 'pii-redact',
+      input_hash: HASH,
+    };
+    return { client, clientId, quote, hold };
+  }
+
+  it('holds, answers the run ledger, and settles through the wallet.settle queue', async () => {
+    const { client, clientId, quote, hold } = await quotedClient(1_000_000n);
+    await expect(client.call('holdForRun', hold)).resolves.toEqual({ quote, held_usd: '0.004' });
+    const open = RunLedger.parse(
+      await client.call('runLedger', { client_id: clientId, run_id: quote.quote_id }),
+    );
+    expect(open).toMatchObject({ held_usd: '0.004', charged_usd: '0.00', settled: false });
+    expect(open.lines).toEqual([
+      expect.objectContaining({
+        kind: 'hold',
+        amount_usd: '-0.004',
+        slug: 'pii-redact',
+        run_id: quote.quote_id,
+      }),
+    ]);
+
+    await enqueueJob(
+      bus,
+      'wallet.settle',
+      { run_id: quote.quote_id, client_id: clientId, outcome: 'capture', reason: 'run completed' },
+      { jobId: `settle-${quote.quote_id}` },
+    );
+    let settled = open;
+    for (let i = 0; i < 100 && !settled.settled; i += 1) {
+      await sleep(50);
+      settled = await client.call('runLedger', { client_id: clientId, run_id: quote.quote_id });
+    }
+    expect(settled).toMatchObject({ held_usd: '0.00', charged_usd: '0.004', settled: true });
+    expect(settled.lines.map((line) => [line.kind, line.amount_usd, line.note])).toEqual([
+      ['hold', '-0.004', `hold for run ${quote.quote_id}`],
+      ['capture', '-0.004', 'run completed'],
+    ]);
+    expect(await client.call('balance', { client_id: clientId })).toMatchObject({
+      balance_usd: '0.996',
+      spent_usd: '0.004',
+    });
+  });
+
+  it('sends 402 and 404 back as the same error classes', async () => {
+    const { client, hold } = await quotedClient(3_000n);
+    const refused = await client.call('holdForRun', hold).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(PaymentRequiredError);
+    expect(refused).toMatchObject({
+      status: 402,
+      message:
+        'insufficient balance: the price 0.004 USD exceeds the 0.003 USD available (balance 0.003 USD, 0.00 USD held)',
+    });
+    const missing = await client
+      .call('holdForRun', { ...hold, client_id: randomUUID() })
+      .catch((err: unknown) => err);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(missing).toMatchObject({ message: `unknown quote_id: ${hold.quote_id}` });
+  });
+
+  it('answers usage statements (limit defaulted, 422 for a reversed period), diagnostics and open holds', async () => {
+    const { client, clientId, hold } = await quotedClient(1_000_000n);
+    await client.call('holdForRun', hold);
+
+    const statement = await client.call('usageStatement', { client_id: clientId });
+    expect(UsageStatementResponse.parse(statement)).toMatchObject({
+      client_id: clientId,
+      period: { start: '2026-09-01T00:00:00.000Z', end: '2026-10-01T00:00:00.000Z' },
+      lines: [],
+      totals: { runs: 0, spent_usd: '0.00' },
+    });
+    const reversed = await client
+      .call('usageStatement', {
+        client_id: clientId,
+        from: '2026-09-10T00:00:00Z',
+        to: '2026-09-01T00:00:00Z',
+      })
+      .catch((err: unknown) => err);
+    expect(reversed).toBeInstanceOf(ValidationError);
+
+    const diagnostics = await client.call('spendDiagnostics', { client_id: clientId });
+    expect(SpendDiagnosticsResponse.parse(diagnostics)).toMatchObject({
+      as_of: NOW.toISOString(),
+      held_usd: '0.004',
+      projection: { basis_window: null, cap_reached_at: null, balance_empty_at: null },
+    });
+
+    const holds = await client.call('openHolds', { older_than: '2026-09-15T12:00:00.001Z', limit: 1000 });
+    expect(holds.holds).toContainEqual({
+      run_id: hold.run_id,
+      client_id: clientId,
+      created_at: NOW.toISOString(),
+    });
+    const none = await client.call('openHolds', { older_than: NOW.toISOString(), limit: 1000 });
+    expect(none.holds.map((open) => open.run_id)).not.toContain(hold.run_id);
   });
 });

@@ -1,10 +1,15 @@
-import type { Bus } from '@svc/bus';
+import { type Bus, runtimeWorkersKey } from '@svc/bus';
+import { waitForReady } from './redis-ready';
 
 /**
- * Worker presence: while a worker runs, Redis holds one key per runtime it serves,
- * `<BUS_PREFIX>:workers:<runtime>:<workerId>`, with a TTL refreshed well before it lapses. A worker
- * that dies without cleaning up disappears when its keys expire, so "is a `<runtime>` worker up?"
- * is "does any `<prefix>:workers:<runtime>:*` key exist?" (later issues: requires_worker, spec §2.1).
+ * Worker presence, two ways, both refreshed every beat:
+ * - one key per runtime it serves, `<BUS_PREFIX>:workers:<runtime>:<workerId>`, holding a
+ *   HeartbeatValue with a TTL (for operators: who is up, where, since when);
+ * - one sorted set per runtime, `runtimeWorkersKey(prefix, runtime)`, member = worker id, score =
+ *   when its heartbeat lapses (ms since the epoch). "Is a `browser` worker up?" is then one
+ *   `ZCOUNT <key> <now> +inf` (the orchestrator's requires_worker check, spec §2.1), not a KEYS scan.
+ * A worker that dies without cleaning up disappears when its key expires and its score passes;
+ * every beat also trims members whose score has passed, so dead workers do not pile up.
  */
 
 /** ms: how long a key outlives its last refresh; 3 missed beats in a row mark the worker gone. */
@@ -49,6 +54,8 @@ export interface HeartbeatOptions {
 export interface Heartbeat {
   /** The keys this worker refreshes. */
   readonly keys: readonly string[];
+  /** The per-runtime sorted sets this worker is a member of. */
+  readonly runtimeSets: readonly string[];
   /** Stops beating and deletes the keys, so a clean shutdown is visible at once (not after the TTL). */
   close(): Promise<void>;
 }
@@ -71,13 +78,15 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
   const entries = options.runtimes.map((runtime) => ({
     runtime,
     key: heartbeatKey(bus.prefix, runtime, options.workerId),
+    runtimeSet: runtimeWorkersKey(bus.prefix, runtime),
   }));
   let failing = false;
 
   const beat = async (): Promise<void> => {
-    const beatAt = new Date(now()).toISOString();
+    const beatMs = now();
+    const beatAt = new Date(beatMs).toISOString();
     const pipeline = bus.redis.multi();
-    for (const { runtime, key } of entries) {
+    for (const { runtime, key, runtimeSet } of entries) {
       const value: HeartbeatValue = {
         worker_id: options.workerId,
         runtime,
@@ -88,6 +97,11 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
         beat_at: beatAt,
       };
       pipeline.set(key, JSON.stringify(value), 'PX', ttlMs);
+      pipeline.zadd(runtimeSet, beatMs + ttlMs, options.workerId);
+      // Members whose heartbeat lapsed (score <= now): workers that died without a ZREM.
+      pipeline.zremrangebyscore(runtimeSet, '-inf', beatMs);
+      // The set itself goes when no worker of the runtime has beaten for a TTL (no stale keys).
+      pipeline.pexpire(runtimeSet, ttlMs);
     }
     try {
       await pipeline.exec();
@@ -116,14 +130,18 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
   let closing: Promise<void> | undefined;
   return {
     keys: entries.map((entry) => entry.key),
+    runtimeSets: entries.map((entry) => entry.runtimeSet),
     close() {
       closing ??= (async () => {
         clearInterval(timer);
         await inFlight;
         try {
-          await bus.redis.del(...entries.map((entry) => entry.key));
+          const pipeline = bus.redis.multi();
+          pipeline.del(...entries.map((entry) => entry.key));
+          for (const { runtimeSet } of entries) pipeline.zrem(runtimeSet, options.workerId);
+          await pipeline.exec();
         } catch (err) {
-          // Redis unreachable: the keys expire on their own within the TTL.
+          // Redis unreachable: the keys expire and the scores lapse on their own within the TTL.
           bus.logger.warn(
             { worker_id: options.workerId, err: errorMessage(err) },
             'worker heartbeat keys not deleted',
@@ -135,18 +153,17 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
   };
 }
 
-/** Resolves when `redis` is ready or after `maxWaitMs` (the beat then fails and is logged). */
-function waitForReady(redis: Bus['redis'], maxWaitMs: number): Promise<void> {
-  if (redis.status === 'ready') return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      redis.off('ready', done);
-      resolve();
-    };
-    const timer = setTimeout(done, maxWaitMs);
-    redis.once('ready', done);
-  });
+/**
+ * Workers of `runtime` whose heartbeat has not lapsed at `nowMs` (score > now), as the orchestrator
+ * counts them (design "Quote": worker_available).
+ */
+export async function countLiveWorkers(
+  redis: Bus['redis'],
+  prefix: string,
+  runtime: string,
+  nowMs: number = Date.now(),
+): Promise<number> {
+  return redis.zcount(runtimeWorkersKey(prefix, runtime), `(${nowMs}`, '+inf');
 }
 
 function errorMessage(err: unknown): string {

@@ -1,31 +1,56 @@
-import { type Bus, type JobProcessor, processJobs } from '@svc/bus';
+import { type Bus, type JobProcessor, type ProcessJobsOptions, processJobs } from '@svc/bus';
 import type { Logger } from '@svc/log';
+import type { ActiveRuns } from '../domain/capability/active-runs';
 import type { CrtRunner } from '../domain/crt/crt-runner';
 import { echo } from '../domain/echo';
+import type { PdfRenderer } from '../domain/html-to-pdf/render-pdf';
 import { crtJobHandler } from './crt-job';
+import { htmlToPdfJobHandler } from './html-to-pdf-job';
+import { piiRedactJobHandler } from './pii-redact-job';
 
-/** The runtime the crt capability runs on (its manifest's `runtime`). */
-const CRT_RUNTIME = 'node';
+/**
+ * Runtimes of the capabilities this worker runs (each capability's manifest `runtime`, design
+ * "Capabilities"): a queue is consumed only by workers that serve its runtime.
+ */
+const NODE_RUNTIME = 'node';
+const BROWSER_RUNTIME = 'browser';
 
 export interface JobConsumerOptions {
   /** Jobs run at once by this process, per queue (WORKER_CONCURRENCY). */
   concurrency: number;
   /** ms: how long closing waits for running jobs before dropping them (they are redelivered). */
   drainTimeoutMs: number;
+  /** BullMQ lock and stalled-job settings of the capability queues (WORKER_LOCK_DURATION_MS, …). */
+  stall: Pick<ProcessJobsOptions, 'lockDurationMs' | 'stalledIntervalMs' | 'maxStalledCount'>;
   /** WORKER_RUNTIMES: capability queues are consumed only for runtimes this worker serves. */
   runtimes: readonly string[];
-  /** The crt capability (consumed when `node` is among the runtimes). */
+  /** The runs of this process, for cancellation requests. */
+  activeRuns: ActiveRuns;
+  /** The crt capability (node). */
   runCrt: CrtRunner;
+  /** The html-to-pdf capability (browser); required when `browser` is among the runtimes. */
+  renderPdf?: PdfRenderer;
   logger: Logger;
 }
 
-/** Starts a consumer for every job queue this worker handles: `system.echo`, and `capability.crt` on node. */
+/**
+ * Starts a consumer for every job queue this worker handles: `system.echo` always;
+ * `capability.crt` and `capability.pii-redact` on node; `capability.html-to-pdf` on browser.
+ */
 export function startJobConsumers(bus: Bus, options: JobConsumerOptions): JobProcessor[] {
-  const queueOptions = { concurrency: options.concurrency, closeTimeoutMs: options.drainTimeoutMs };
-  const consumers = [processJobs(bus, 'system.echo', (payload) => echo(payload), queueOptions)];
-  if (options.runtimes.includes(CRT_RUNTIME)) {
-    const handler = crtJobHandler({ bus, runCrt: options.runCrt, logger: options.logger });
-    consumers.push(processJobs(bus, 'capability.crt', handler, queueOptions));
+  const echoOptions = { concurrency: options.concurrency, closeTimeoutMs: options.drainTimeoutMs };
+  const capabilityOptions = { ...echoOptions, ...options.stall };
+  const deps = { bus, logger: options.logger, activeRuns: options.activeRuns };
+  const consumers = [processJobs(bus, 'system.echo', (payload) => echo(payload), echoOptions)];
+  if (options.runtimes.includes(NODE_RUNTIME)) {
+    const crt = crtJobHandler({ ...deps, runCrt: options.runCrt });
+    consumers.push(processJobs(bus, 'capability.crt', crt, capabilityOptions));
+    consumers.push(processJobs(bus, 'capability.pii-redact', piiRedactJobHandler(deps), capabilityOptions));
+  }
+  if (options.runtimes.includes(BROWSER_RUNTIME)) {
+    if (!options.renderPdf) throw new Error('a browser worker needs the html-to-pdf renderer');
+    const handler = htmlToPdfJobHandler({ ...deps, renderPdf: options.renderPdf });
+    consumers.push(processJobs(bus, 'capability.html-to-pdf', handler, capabilityOptions));
   }
   return consumers;
 }

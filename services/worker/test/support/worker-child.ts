@@ -10,6 +10,8 @@ export interface WorkerChild {
   readonly output: string[];
   /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
   stop(graceMs?: number): Promise<void>;
+  /** SIGKILL at once (a crashed worker: no shutdown, its jobs keep their locks until they lapse). */
+  kill(): Promise<void>;
 }
 
 /**
@@ -58,7 +60,12 @@ export async function startWorkerChild(env: NodeJS.ProcessEnv): Promise<WorkerCh
     await stop(1_000);
     throw err;
   }
-  return { output, stop };
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGKILL');
+    await exited;
+  };
+  return { output, stop, kill };
 }
 
 function collectLines(stream: NodeJS.ReadableStream | null, onLine: (line: string) => void): void {

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/** Largest HTML document one run takes, in bytes of UTF-8 (500 KB). */
+export const HTML_MAX_BYTES = 500_000;
+/** Largest PDF a run returns, in bytes (8 MiB; base64 in the result until artifacts arrive). */
+export const PDF_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Input of `html-to-pdf` (requires_worker, runtime `browser`). */
+export const HtmlToPdfInput = z
+  .object({
+    html: z
+      .string()
+      .min(1)
+      .refine((html) => Buffer.byteLength(html, 'utf8') <= HTML_MAX_BYTES, {
+        message: `must be at most ${HTML_MAX_BYTES} bytes of UTF-8`,
+      })
+      .describe(
+        'A complete HTML document. Inline styles and data: URLs render; network requests are blocked.',
+      ),
+    format: z.enum(['A4', 'Letter', 'Legal']).default('A4').describe('Paper size.'),
+    landscape: z.boolean().default(false),
+    print_background: z.boolean().default(true).describe('Print background colours and images.'),
+    margin_mm: z.number().min(0).max(50).default(10).describe('Margin on every side, in millimetres.'),
+  })
+  .strict();
+export type HtmlToPdfInput = z.infer<typeof HtmlToPdfInput>;
+
+/** Result of `html-to-pdf`. */
+export const HtmlToPdfResult = z
+  .object({
+    content_type: z.literal('application/pdf'),
+    bytes: z.number().int().min(1).max(PDF_MAX_BYTES),
+    pages: z.number().int().min(1),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    pdf_base64: z.string().describe('The PDF, base64.'),
+  })
+  .strict();
+export type HtmlToPdfResult = z.infer<typeof HtmlToPdfResult>;

@@ -1,0 +1,104 @@
+import type { Prisma } from './generated/prisma/client';
+
+// The per-client lock and the one totals query of the wallet ledger (docs/decisions.md W1, W3),
+// shared by the wallet service and the operator CLI (`pnpm admin set-balance`) so neither copies
+// them. Both take a Prisma.TransactionClient; a PrismaClient is one too (it has every method a
+// transaction client has), so a plain read works outside a transaction.
+
+/** Where ledger reads and writes go: a transaction, or the client itself for a single read. */
+export type LedgerDb = Prisma.TransactionClient;
+
+/** The spend period of a cap: [start, end), the calendar month in UTC (docs/decisions.md W1). */
+export interface SpendPeriod {
+  start: Date;
+  end: Date;
+}
+
+/** The calendar month in UTC that contains `now`, as [first instant, first instant of next month). */
+export function spendPeriod(now: Date): SpendPeriod {
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth();
+  // Date.UTC rolls month 12 over into January of the next year.
+  return { start: new Date(Date.UTC(year, month, 1)), end: new Date(Date.UTC(year, month + 1, 1)) };
+}
+
+/**
+ * Serializes the money moves of one client: creates the client's `wallet.accounts` row when missing
+ * (a client with no account has no cap) and takes its row lock until the transaction ends. Every
+ * hold, settlement and adjustment calls this first, then reads the totals and writes its line, so
+ * two concurrent holds can never both spend the same remaining amount. Only meaningful inside an
+ * interactive transaction (`prisma.$transaction(async (tx) => …)`): outside one the lock is
+ * released as soon as the statement ends.
+ */
+export async function lockWalletAccount(tx: LedgerDb, clientId: string): Promise<void> {
+  await tx.$executeRaw`
+    INSERT INTO wallet.accounts (client_id, updated_at) VALUES (${clientId}::uuid, now())
+    ON CONFLICT (client_id) DO NOTHING`;
+  await tx.$queryRaw`SELECT 1 FROM wallet.accounts WHERE client_id = ${clientId}::uuid FOR UPDATE`;
+}
+
+/** A client's ledger totals; every amount in micro-USD (1 USD = 1,000,000). */
+export interface LedgerTotals {
+  /** credits + adjustments + captures (captures are stored negative). Can be < 0 after a debit adjustment. */
+  balanceMicros: bigint;
+  /** Open holds: hold lines whose run has neither a capture nor a release line yet (>= 0). */
+  heldMicros: bigint;
+  /** Captures inside the period, as a positive amount. */
+  spentMicros: bigint;
+  /** Spend cap per period (spec §1.6, §8); null = no cap (or no account row). */
+  spendCapMicros: bigint | null;
+}
+
+/** One row of the aggregate below; SUM(bigint) is numeric in PostgreSQL, cast back to bigint. */
+interface LedgerTotalsRow {
+  spend_cap_micros: bigint | null;
+  balance_micros: bigint;
+  spent_micros: bigint;
+  held_micros: bigint;
+}
+
+/**
+ * Reads a client's totals in one SQL statement, so every total comes from the same snapshot (a
+ * capture committed between two separate reads could otherwise be counted in one total only).
+ *
+ * A client with no account row and no ledger lines gets zeros and a null cap, not an error: the
+ * wallet does not know which clients exist (auth.clients belongs to the gateway).
+ *
+ * Sign conventions (docs/decisions.md W3): credits +, captures −, adjustments either way, holds −.
+ * A hold reserves |amount|. Release lines only close a hold; their amount enters no total.
+ */
+export async function ledgerTotals(
+  db: LedgerDb,
+  clientId: string,
+  period: SpendPeriod,
+): Promise<LedgerTotals> {
+  const rows = await db.$queryRaw<LedgerTotalsRow[]>`
+    WITH lines AS (
+      SELECT kind::text AS kind, amount_micros, run_id, created_at
+      FROM wallet.ledger_entries
+      WHERE client_id = ${clientId}::uuid
+    ),
+    settled_runs AS (
+      SELECT DISTINCT run_id FROM lines WHERE kind IN ('capture', 'release') AND run_id IS NOT NULL
+    )
+    SELECT
+      (SELECT spend_cap_micros FROM wallet.accounts WHERE client_id = ${clientId}::uuid) AS spend_cap_micros,
+      COALESCE(SUM(amount_micros) FILTER (WHERE kind IN ('credit', 'adjustment', 'capture')), 0)::bigint
+        AS balance_micros,
+      COALESCE(-SUM(amount_micros) FILTER (
+        WHERE kind = 'capture' AND created_at >= ${period.start} AND created_at < ${period.end}
+      ), 0)::bigint AS spent_micros,
+      COALESCE(SUM(ABS(amount_micros)) FILTER (
+        WHERE kind = 'hold' AND NOT EXISTS (SELECT 1 FROM settled_runs s WHERE s.run_id = lines.run_id)
+      ), 0)::bigint AS held_micros
+    FROM lines`;
+  // An aggregate without GROUP BY always yields exactly one row.
+  const row = rows[0];
+  if (!row) throw new Error('wallet ledger totals query returned no row');
+  return {
+    balanceMicros: BigInt(row.balance_micros),
+    heldMicros: BigInt(row.held_micros),
+    spentMicros: BigInt(row.spent_micros),
+    spendCapMicros: row.spend_cap_micros === null ? null : BigInt(row.spend_cap_micros),
+  };
+}

@@ -1,0 +1,54 @@
+import { isTerminalRunState, RunStartResponse, type RunStatusResponse } from '@svc/contracts';
+import { checkedBody } from './contract-body';
+import { runLocation, runStatusBody } from './crt-run-answer';
+import type { CancelledRun, StartedRun } from './run-orchestrator';
+
+/**
+ * HTTP answers of POST /api/capabilities/{slug}/run and POST /api/capability-runs/{run_id}/cancel
+ * (design "Endpoints (gateway) and scopes"). Unlike the crt route, nothing waits for the run: the
+ * answer is given as soon as the orchestrator has recorded (or cancelled) it.
+ *
+ * | start                                  | answer                                               |
+ * | -------------------------------------- | ---------------------------------------------------- |
+ * | replay of an Idempotency-Key (any state) | 200 RunStartResponse, `Idempotent-Replayed: true`  |
+ * | new run, already terminal (plan_only)  | 200 RunStartResponse                                 |
+ * | new run, queued                        | 202 RunStartResponse, `Location: /api/capability-runs/<id>` |
+ *
+ * | cancel outcome     | answer                                                              |
+ * | ------------------ | ------------------------------------------------------------------- |
+ * | `cancelled`        | 200 RunStatusResponse (status cancelled)                            |
+ * | `cancel_requested` | 202 RunStatusResponse (status running, cancel_requested_at) + `Location` |
+ */
+
+export interface HttpAnswer<B> {
+  readonly status: 200 | 202;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: B;
+}
+
+export function runStartAnswer(started: StartedRun): HttpAnswer<RunStartResponse> {
+  const { run } = started;
+  const body = checkedBody(
+    RunStartResponse,
+    {
+      ok: true,
+      run_id: run.run_id,
+      status: run.status,
+      idempotent_replay: started.replay,
+      quote: started.quote,
+      run,
+    },
+    `start response of run ${run.run_id}`,
+  );
+  // Like the crt route (decisions C3/C12): a replay is always 200, whatever the run's state.
+  if (started.replay) return { status: 200, headers: { 'Idempotent-Replayed': 'true' }, body };
+  if (isTerminalRunState(run.status)) return { status: 200, headers: {}, body };
+  return { status: 202, headers: { Location: runLocation(run.run_id) }, body };
+}
+
+export function cancelAnswer(cancelled: CancelledRun): HttpAnswer<RunStatusResponse> {
+  const body = runStatusBody(cancelled.run);
+  if (cancelled.outcome === 'cancelled') return { status: 200, headers: {}, body };
+  // Cooperative (spec §3): the run is still running; the client polls until it ends.
+  return { status: 202, headers: { Location: runLocation(cancelled.run.run_id) }, body };
+}

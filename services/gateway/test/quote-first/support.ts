@@ -1,0 +1,179 @@
+import { createBus, publishEvent } from '@svc/bus';
+import {
+  ErrorResponse,
+  QuoteResponse,
+  RunReceiptResponse,
+  RunStartResponse,
+  type RunState,
+  RunStatusResponse,
+} from '@svc/contracts';
+import { createLogger } from '@svc/log';
+import type { FetchResult, TestStack } from '@svc/testkit';
+import { type CrtStack, startCrtStack } from '../support/crt-e2e';
+
+/**
+ * Shared set-up of the quote-first end-to-end suites (services/gateway/test/quote-first/*): the crt
+ * suites' stack (whole platform as child processes, fake CT providers on loopback, a Prisma client
+ * on the stack's database) with the crt cache off and short BullMQ lock and stall settings, so a
+ * killed worker's job is picked up again within seconds.
+ */
+export type QuoteFirstStack = CrtStack;
+
+export function startQuoteFirstStack(env: Record<string, string> = {}): Promise<QuoteFirstStack> {
+  return startCrtStack({
+    CRT_CACHE_TTL_MS: '0',
+    WORKER_LOCK_DURATION_MS: '2000',
+    WORKER_STALLED_INTERVAL_MS: '1000',
+    ...env,
+  });
+}
+
+export function postQuote(
+  stack: TestStack,
+  apiKey: string,
+  slug: string,
+  body: unknown,
+): Promise<FetchResult> {
+  return stack.fetch(`/api/capabilities/${slug}/quote`, { method: 'POST', apiKey, json: body });
+}
+
+export interface PostRunOptions {
+  idempotencyKey?: string;
+}
+
+export function postRun(
+  stack: TestStack,
+  apiKey: string,
+  slug: string,
+  body: unknown,
+  options: PostRunOptions = {},
+): Promise<FetchResult> {
+  const headers: Record<string, string> = {};
+  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+  return stack.fetch(`/api/capabilities/${slug}/run`, { method: 'POST', apiKey, json: body, headers });
+}
+
+/** Quotes `input` and expects 200; the parsed quote. */
+export async function quoteOk(
+  stack: TestStack,
+  apiKey: string,
+  slug: string,
+  input: Record<string, unknown>,
+): Promise<QuoteResponse['quote']> {
+  const answer = await postQuote(stack, apiKey, slug, { input });
+  if (answer.status !== 200) throw new Error(`quote ${slug}: ${answer.status} ${answer.text}`);
+  return QuoteResponse.parse(answer.json).quote;
+}
+
+/** Quotes and runs `input` with a fresh key; expects 200/202; the parsed start response. */
+export async function quoteAndRun(
+  stack: TestStack,
+  apiKey: string,
+  slug: string,
+  input: Record<string, unknown>,
+): Promise<RunStartResponse> {
+  const quote = await quoteOk(stack, apiKey, slug, input);
+  const answer = await postRun(
+    stack,
+    apiKey,
+    slug,
+    { input, quote_id: quote.quote_id },
+    { idempotencyKey: `key-${quote.quote_id}` },
+  );
+  if (answer.status !== 202 && answer.status !== 200) {
+    throw new Error(`run ${slug}: ${answer.status} ${answer.text}`);
+  }
+  return RunStartResponse.parse(answer.json);
+}
+
+export async function getRun(stack: TestStack, apiKey: string, runId: string): Promise<RunStatusResponse> {
+  const answer = await stack.fetch(`/api/capability-runs/${runId}`, { apiKey });
+  if (answer.status !== 200) throw new Error(`run ${runId}: ${answer.status} ${answer.text}`);
+  return RunStatusResponse.parse(answer.json);
+}
+
+/** Polls the run until `done(run)` holds; throws with the last record after `deadlineMs`. */
+export async function waitForRun(
+  stack: TestStack,
+  apiKey: string,
+  runId: string,
+  done: (run: RunStatusResponse) => boolean,
+  deadlineMs = 30_000,
+): Promise<RunStatusResponse> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const run = await getRun(stack, apiKey, runId);
+    if (done(run)) return run;
+    if (Date.now() > until) throw new Error(`run ${runId} still ${run.status}: ${run.status_message}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/** Polls until the run has the given status. */
+export function waitForStatus(
+  stack: TestStack,
+  apiKey: string,
+  runId: string,
+  status: RunState,
+  deadlineMs?: number,
+): Promise<RunStatusResponse> {
+  return waitForRun(stack, apiKey, runId, (run) => run.status === status, deadlineMs);
+}
+
+export async function getReceipt(
+  stack: TestStack,
+  apiKey: string,
+  runId: string,
+): Promise<RunReceiptResponse> {
+  const answer = await stack.fetch(`/api/capability-runs/${runId}/receipt`, { apiKey });
+  if (answer.status !== 200) throw new Error(`receipt ${runId}: ${answer.status} ${answer.text}`);
+  return RunReceiptResponse.parse(answer.json);
+}
+
+/** Polls the receipt until the run's money is settled (capture or release written by the wallet). */
+export async function waitForSettled(
+  stack: TestStack,
+  apiKey: string,
+  runId: string,
+  deadlineMs = 20_000,
+): Promise<RunReceiptResponse> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const receipt = await getReceipt(stack, apiKey, runId);
+    if (receipt.ledger.settled) return receipt;
+    if (Date.now() > until) throw new Error(`run ${runId} not settled: ${JSON.stringify(receipt.ledger)}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/** The ErrorResponse message, after checking the body has exactly the spec's two keys. */
+export function errorOf(result: FetchResult): string {
+  expect(Object.keys(result.json ?? {}).sort()).toEqual(['error', 'ok']);
+  return ErrorResponse.parse(result.json).error;
+}
+
+/**
+ * Sets a capability's raw machine_run_status in the registry's table and announces it, as an
+ * operator's change would be: gateway and orchestrator drop their cached descriptions.
+ */
+export async function setRunStatus(qf: QuoteFirstStack, slug: string, raw: string): Promise<void> {
+  await qf.prisma.capability.update({ where: { slug }, data: { machineRunStatus: raw } });
+  const bus = createBus({
+    redisUrl: qf.stack.redisUrl,
+    prefix: qf.stack.prefix,
+    logger: createLogger({ service: 'test', level: 'silent' }),
+  });
+  try {
+    await publishEvent(bus, 'catalog.changed', { version: `test-${Date.now()}`, changed_slugs: [slug] });
+  } finally {
+    await bus.close();
+  }
+  // Pub/sub delivery is asynchronous: give both subscribers a moment.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+/** A text of `length` characters with no personal data in it. */
+export function plainText(length: number): string {
+  const words = 'the quick brown fox jumps over the lazy dog ';
+  return words.repeat(Math.ceil(length / words.length)).slice(0, length);
+}

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { priceUsd, type Quote, type QuoteExecution } from '@svc/contracts';
+import type { CapabilityDirectory } from './capability-directory';
+import { assertHandled, assertRunnable, type RunnableStatus, resolveCapability } from './capability-gate';
+import type { WorkerAvailability } from './get-run';
+import { inputHash } from './request-hash';
+import type { QuoteRequest } from './start-run';
+
+export interface QuoteDeps {
+  directory: CapabilityDirectory;
+  /** The wallet's `issueQuote`: stores the quote with its clearance (503 when the wallet is down). */
+  issueQuote(request: QuoteRequest): Promise<Quote>;
+  workerUp: WorkerAvailability;
+  /** New quote ids; default randomUUID. */
+  newQuoteId?: () => string;
+}
+
+/** A parsed `orchestrator.quote` request (spec §4.3). */
+export interface QuoteCommand {
+  clientId: string;
+  slug: string;
+  /** The raw input object; parsed here with the capability's schema. */
+  input: Record<string, unknown>;
+  clientType: string;
+}
+
+/**
+ * `orchestrator.quote` (docs/decisions.md Q2): describe (404) → execution mode (409 describe_only,
+ * missing, unknown; 409 no handler) → input (422) → price → the wallet issues the quote with its
+ * clearance (bound to the client, the slug and the hash of the PARSED input) → plus `execution`:
+ * whether a worker of the capability's runtime is up right now.
+ */
+export async function quoteCapability(deps: QuoteDeps, command: QuoteCommand): Promise<Quote> {
+  const record = await deps.directory.describe(command.slug);
+  const status = assertRunnable(command.slug, record);
+  assertHandled(command.slug, status);
+  const { input, price } = await resolveCapability(async () => record, command.slug, command.input);
+  const quote = await deps.issueQuote({
+    quote_id: (deps.newQuoteId ?? randomUUID)(),
+    client_id: command.clientId,
+    slug: command.slug,
+    price_usd: priceUsd(price),
+    input_hash: inputHash(input),
+    price_detail: price.detail,
+  });
+  const runtime = record.execution.runtime;
+  const workerAvailable = await deps.workerUp(runtime);
+  const execution: QuoteExecution = {
+    effective_status: status,
+    runtime,
+    worker_available: workerAvailable,
+    message: executionMessage(status, runtime, workerAvailable),
+  };
+  return { ...quote, execution };
+}
+
+/** `execution.message` of a quote: what running this quote will do now (spec §2.1 modes). */
+export function executionMessage(status: RunnableStatus, runtime: string, workerAvailable: boolean): string {
+  switch (status) {
+    case 'plan_only':
+      return 'plan_only: the run returns a plan at once; the server runs nothing';
+    case 'requires_worker':
+      return workerAvailable
+        ? `requires_worker: a worker with runtime ${runtime} is up; a run starts when one takes it`
+        : `requires_worker: no worker with runtime ${runtime} is up yet; a run is accepted and waits queued until one is`;
+    case 'supported':
+      return workerAvailable
+        ? `supported: runs on a worker with runtime ${runtime}`
+        : `supported: no worker with runtime ${runtime} is up right now; a run waits queued until one is`;
+  }
+}

@@ -1,0 +1,91 @@
+import { RunState } from '@svc/contracts';
+import { Prisma, type PrismaClient } from '@svc/db';
+import { z } from 'zod';
+import { type EnqueueSettle, ORPHAN_HOLD_REASON, queueSettlement } from './settlement';
+
+/** Runs (or holds) looked at per sweep: a backlog drains over several sweeps instead of one long one. */
+const SETTLE_BATCH = 100;
+
+const UnsettledRow = z.object({
+  id: z.string(),
+  client_id: z.string(),
+  status: RunState,
+  price_micros: z.bigint(),
+  error: z.unknown(),
+});
+
+const IdRow = z.object({ id: z.string() });
+
+/**
+ * Queues the settlement of paid final runs whose settlement was never queued (Redis failed between
+ * the final UPDATE and the enqueue, or the run was failed by a sweep). Returns the run ids queued;
+ * stops at the first enqueue failure (Redis down: the next sweep retries).
+ */
+export async function settleUnsettledRuns(
+  prisma: PrismaClient,
+  enqueueSettle: EnqueueSettle,
+): Promise<string[]> {
+  const raw = await prisma.$queryRaw<unknown[]>`
+    SELECT id::text AS id, client_id::text AS client_id, status::text AS status, price_micros, error
+    FROM orchestrator.runs
+    WHERE settle_queued_at IS NULL AND price_micros > 0
+      AND status IN ('completed'::orchestrator.run_status, 'failed'::orchestrator.run_status,
+                     'cancelled'::orchestrator.run_status)
+    ORDER BY updated_at
+    LIMIT ${SETTLE_BATCH}`;
+  const queued: string[] = [];
+  for (const row of raw.map((r) => UnsettledRow.parse(r))) {
+    const facts = {
+      id: row.id,
+      clientId: row.client_id,
+      status: row.status,
+      priceMicros: row.price_micros,
+      settleQueuedAt: null,
+      error: row.error,
+    };
+    if (await queueSettlement(prisma, enqueueSettle, facts)) queued.push(row.id);
+  }
+  return queued;
+}
+
+/** An open hold as the wallet lists it (`wallet.openHolds`). */
+export interface OpenHold {
+  run_id: string;
+  client_id: string;
+}
+
+/** The wallet's open holds created before `olderThan` (at most `limit`); throws when the wallet is down. */
+export type ListOpenHolds = (olderThan: Date, limit: number) => Promise<OpenHold[]>;
+
+/**
+ * Releases holds older than `olderAfterMs` whose run does not exist: the wallet committed the hold,
+ * then the orchestrator's run transaction rolled back (a crash, a timeout, a lost race). A hold
+ * whose run exists is left alone: it is settled when the run ends (or by settleUnsettledRuns).
+ * Returns the run ids whose release was queued.
+ */
+export async function releaseOrphanHolds(
+  prisma: PrismaClient,
+  listOpenHolds: ListOpenHolds,
+  enqueueSettle: EnqueueSettle,
+  olderThan: Date,
+): Promise<string[]> {
+  const holds = await listOpenHolds(olderThan, SETTLE_BATCH);
+  if (holds.length === 0) return [];
+  const ids = holds.map((hold) => hold.run_id);
+  const existing = await prisma.$queryRaw<unknown[]>`
+    SELECT id::text AS id FROM orchestrator.runs
+    WHERE id IN (${Prisma.join(ids.map((id) => Prisma.sql`${id}::uuid`))})`;
+  const known = new Set(existing.map((row) => IdRow.parse(row).id));
+  const released: string[] = [];
+  for (const hold of holds) {
+    if (known.has(hold.run_id)) continue;
+    await enqueueSettle({
+      run_id: hold.run_id,
+      client_id: hold.client_id,
+      outcome: 'release',
+      reason: ORPHAN_HOLD_REASON,
+    });
+    released.push(hold.run_id);
+  }
+  return released;
+}

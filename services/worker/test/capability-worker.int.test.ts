@@ -1,0 +1,247 @@
+import { randomUUID } from 'node:crypto';
+import {
+  createRedis,
+  enqueueJob,
+  type JobName,
+  type JobProcessor,
+  jobQueueName,
+  processJobs,
+  publishEvent,
+  type RunReport,
+  runCancelKey,
+} from '@svc/bus';
+import { HtmlToPdfResult, PiiRedactResult } from '@svc/contracts';
+import { createLogger } from '@svc/log';
+import {
+  createTestBus,
+  type FakeCtProviders,
+  startFakeCtProviders,
+  type TestBus,
+  testRedisUrl,
+} from '@svc/testkit';
+import { Queue } from 'bullmq';
+import { countLiveWorkers } from '../src/domain/heartbeat';
+import { startWorkerChild, type WorkerChild } from './support/worker-child';
+
+// Real worker processes on a bus prefix of their own, the test playing the orchestrator: it
+// enqueues capability jobs, sets cancel keys, publishes cancellation requests and reads the
+// `runs.report` jobs. Covers pii-redact on a node worker, the cancel key, cancelling a running job,
+// a worker killed mid-run (stalled-job recovery on another worker, attempt + 1) and html-to-pdf on a
+// browser worker with the real chromium.
+
+/** ms: short BullMQ lock and stall check, so a killed worker's job is picked up within seconds. */
+const LOCK_MS = 2_000;
+const STALLED_INTERVAL_MS = 1_000;
+
+let testBus: TestBus;
+let fakes: FakeCtProviders;
+let reportConsumer: JobProcessor;
+let redis: ReturnType<typeof createRedis>;
+const queues: Queue[] = [];
+const children: WorkerChild[] = [];
+const reports: { jobId: string; report: RunReport }[] = [];
+
+beforeAll(async () => {
+  testBus = createTestBus('capw');
+  redis = createRedis(testRedisUrl(), {
+    role: 'worker',
+    name: 'capability-worker-test',
+    logger: createLogger({ service: 'capability-worker-test', level: 'silent' }),
+  });
+  fakes = await startFakeCtProviders();
+  reportConsumer = processJobs(
+    testBus.bus,
+    'runs.report',
+    async (report, context) => {
+      reports.push({ jobId: context.jobId, report });
+      return { applied: true };
+    },
+    { concurrency: 8 },
+  );
+  await reportConsumer.waitUntilReady();
+});
+
+afterAll(async () => {
+  await Promise.all(children.map((child) => child.stop(2_000)));
+  await reportConsumer?.close();
+  await fakes?.close();
+  await Promise.all(queues.map((queue) => queue.close()));
+  await redis?.quit();
+  await testBus?.close();
+});
+
+async function startWorker(runtimes: string): Promise<WorkerChild> {
+  const child = await startWorkerChild({
+    REDIS_URL: testRedisUrl(),
+    BUS_PREFIX: testBus.prefix,
+    HEALTH_PORT: '0',
+    WORKER_RUNTIMES: runtimes,
+    WORKER_CONCURRENCY: '2',
+    LOG_LEVEL: 'info',
+    SHUTDOWN_TIMEOUT_MS: '5000',
+    WORKER_LOCK_DURATION_MS: String(LOCK_MS),
+    WORKER_STALLED_INTERVAL_MS: String(STALLED_INTERVAL_MS),
+    WORKER_MAX_STALLED_COUNT: '2',
+    CRT_SH_URL: fakes.crtShUrl,
+    CERTSPOTTER_URL: fakes.certSpotterUrl,
+    CRT_PROVIDER_TIMEOUT_MS: '60000',
+    CRT_PROVIDER_ATTEMPTS: '1',
+    CRT_RUN_DEADLINE_MS: '120000',
+  });
+  children.push(child);
+  return child;
+}
+
+function queueOf(name: JobName): Queue {
+  const queue = new Queue(jobQueueName(name), { connection: redis, prefix: testBus.prefix });
+  queues.push(queue);
+  return queue;
+}
+
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 30_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const output = children.map((child, i) => `--- worker ${i}\n${child.output.join('\n')}`).join('\n');
+  throw new Error(`timed out waiting for ${what}\n${output}`);
+}
+
+const reportsOf = (runId: string) => reports.filter((r) => r.report.run_id === runId);
+const reportIds = (runId: string) =>
+  reportsOf(runId)
+    .map((r) => r.jobId)
+    .sort();
+const reportFor = (runId: string, event: RunReport['event']) =>
+  waitFor(
+    `a ${event} report of ${runId}`,
+    () => reportsOf(runId).find((r) => r.report.event === event)?.report,
+  );
+
+async function finishedJob(queue: Queue, runId: string) {
+  return waitFor(`job run-${runId} to finish`, async () => {
+    const job = await queue.getJob(`run-${runId}`);
+    return job?.finishedOn ? job : undefined;
+  });
+}
+
+/** A crt run whose providers never answer: it runs until cancelled. */
+async function startHangingCrtRun(): Promise<string> {
+  fakes.setBehaviour('crt.sh', 'hang');
+  fakes.setBehaviour('certspotter', 'hang');
+  const runId = randomUUID();
+  await enqueueJob(
+    testBus.bus,
+    'capability.crt',
+    { run_id: runId, apex: `hang-${runId.slice(0, 8)}.com`, include_first_seen: false, limit: 10 },
+    { jobId: `run-${runId}` },
+  );
+  return runId;
+}
+
+describe('worker processes: generic capability jobs', () => {
+  let nodeWorker: WorkerChild;
+  const piiQueue = () => queues.find((q) => q.name === jobQueueName('capability.pii-redact'));
+  const crtQueue = () => queues.find((q) => q.name === jobQueueName('capability.crt'));
+
+  beforeAll(async () => {
+    queueOf('capability.pii-redact');
+    queueOf('capability.crt');
+    queueOf('capability.html-to-pdf');
+    nodeWorker = await startWorker('node');
+  });
+
+  it('a node worker consumes pii-redact jobs and reports a completed PiiRedactResult', async () => {
+    const runId = randomUUID();
+    const text = 'Mail jane.doe@example.com or call +44 20 7946 0958.';
+    await enqueueJob(
+      testBus.bus,
+      'capability.pii-redact',
+      { run_id: runId, input: { text } },
+      { jobId: `run-${runId}` },
+    );
+    const completed = await reportFor(runId, 'completed');
+    if (completed.event !== 'completed') throw new Error('unreachable');
+    const result = PiiRedactResult.parse(completed.result);
+    expect(result.redacted_text).not.toContain('jane.doe@example.com');
+    expect(result.counts.email).toBe(1);
+    expect(result.characters).toBe([...text].length);
+    expect(completed.attempt).toBe(1);
+    expect(reportIds(runId)).toEqual([`report-${runId}-completed-1`, `report-${runId}-started-1`]);
+  });
+
+  it('skips a job whose cancel key is set, without any report', async () => {
+    const runId = randomUUID();
+    await redis.set(runCancelKey(testBus.prefix, runId), '1', 'PX', 60_000);
+    await enqueueJob(
+      testBus.bus,
+      'capability.pii-redact',
+      { run_id: runId, input: { text: 'nothing to see' } },
+      { jobId: `run-${runId}` },
+    );
+    const queue = piiQueue();
+    if (!queue) throw new Error('no pii queue');
+    expect((await finishedJob(queue, runId)).returnvalue).toEqual({ outcome: 'skipped' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(reportIds(runId)).toEqual([]);
+  });
+
+  it('aborts an active job on run.cancel-requested; a cancelled report follows', async () => {
+    const runId = await startHangingCrtRun();
+    await reportFor(runId, 'started');
+    await publishEvent(testBus.bus, 'run.cancel-requested', { run_id: runId });
+    const cancelled = await reportFor(runId, 'cancelled');
+    expect(cancelled.attempt).toBe(1);
+    const queue = crtQueue();
+    if (!queue) throw new Error('no crt queue');
+    expect((await finishedJob(queue, runId)).returnvalue).toEqual({ outcome: 'cancelled' });
+    expect(reportIds(runId)).toEqual([`report-${runId}-cancelled-1`, `report-${runId}-started-1`]);
+  });
+
+  it('a worker killed mid-run: another picks the job up after the lock lapses and reports attempt 2', async () => {
+    const runId = await startHangingCrtRun();
+    await reportFor(runId, 'started');
+    const killedAt = Date.now();
+    await nodeWorker.kill(); // no shutdown: the job keeps its lock until it lapses
+    const successor = await startWorker('node');
+    const restarted = await waitFor(
+      'the started report of attempt 2',
+      () => reportsOf(runId).find((r) => r.report.event === 'started' && r.report.attempt === 2)?.report,
+    );
+    expect(restarted.attempt).toBe(2);
+    // Picked up by the stalled-job check, not retried: the killed attempt reported nothing more.
+    expect(reportsOf(runId).some((r) => r.report.event === 'retrying')).toBe(false);
+    // At most lock + stall interval after the kill (plus start-up of the successor and slack).
+    expect(Date.now() - killedAt).toBeLessThan(LOCK_MS + STALLED_INTERVAL_MS + 15_000);
+    await publishEvent(testBus.bus, 'run.cancel-requested', { run_id: runId });
+    expect((await reportFor(runId, 'cancelled')).attempt).toBe(2);
+    nodeWorker = successor;
+  });
+
+  it('a browser worker renders html-to-pdf with chromium and announces the browser runtime', async () => {
+    await startWorker('browser');
+    expect(await countLiveWorkers(redis, testBus.prefix, 'browser')).toBe(1);
+    const runId = randomUUID();
+    await enqueueJob(
+      testBus.bus,
+      'capability.html-to-pdf',
+      {
+        run_id: runId,
+        input: { html: '<div style="page-break-after:always">one</div><div>two</div>' },
+      },
+      { jobId: `run-${runId}` },
+    );
+    const completed = await reportFor(runId, 'completed');
+    if (completed.event !== 'completed') throw new Error('unreachable');
+    const result = HtmlToPdfResult.parse(completed.result);
+    expect(result.pages).toBe(2);
+    expect(Buffer.from(result.pdf_base64, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(completed.metrics).toMatchObject({ provider: 'chromium' });
+  });
+});
