@@ -68,13 +68,13 @@ export async function waitForRunsToSettle(db: Client, clientId: string, timeoutM
 async function countBy(
   db: Client,
   expression: string,
-  clientId: string,
+  clientIds: readonly string[],
   where = 'TRUE',
 ): Promise<Record<string, number>> {
   const { rows } = await db.query<{ key: string | null; n: number }>(
     `SELECT ${expression} AS key, count(*)::int AS n FROM orchestrator.runs
-      WHERE client_id = $1 AND ${where} GROUP BY 1 ORDER BY 2 DESC`,
-    [clientId],
+      WHERE client_id = ANY($1::uuid[]) AND ${where} GROUP BY 1 ORDER BY 2 DESC`,
+    [clientIds],
   );
   return Object.fromEntries(rows.map((row) => [row.key ?? 'none', row.n]));
 }
@@ -85,8 +85,9 @@ function percentiles(values: unknown): Percentiles {
   return { p50: p50 ?? null, p99: p99 ?? null };
 }
 
-/** The split of one client's runs (call waitForRunsToSettle first). */
-export async function runTimeSplit(db: Client, clientId: string): Promise<RunTimeSplit> {
+/** The split of the runs of one client or several (call waitForRunsToSettle first). */
+export async function runTimeSplit(db: Client, clients: string | readonly string[]): Promise<RunTimeSplit> {
+  const clientIds = typeof clients === 'string' ? [clients] : clients;
   // ms; percentile_cont interpolates and skips nulls (a run without metrics.provider_ms).
   const { rows } = await db.query<
     Record<
@@ -109,14 +110,14 @@ export async function runTimeSplit(db: Client, clientId: string): Promise<RunTim
          (ORDER BY (extract(epoch FROM updated_at - finished_at) * 1000)::float8) AS report_ms,
        percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP
          (ORDER BY (extract(epoch FROM updated_at - created_at) * 1000)::float8) AS recorded_ms
-     FROM orchestrator.runs WHERE client_id = $1 AND status = 'completed'`,
-    [clientId],
+     FROM orchestrator.runs WHERE client_id = ANY($1::uuid[]) AND status = 'completed'`,
+    [clientIds],
   );
   const row = rows[0];
   return {
-    statuses: await countBy(db, 'status::text', clientId),
-    providers: await countBy(db, "metrics->>'provider'", clientId, "status = 'completed'"),
-    caches: await countBy(db, "metrics->>'cache'", clientId, "status = 'completed'"),
+    statuses: await countBy(db, 'status::text', clientIds),
+    providers: await countBy(db, "metrics->>'provider'", clientIds, "status = 'completed'"),
+    caches: await countBy(db, "metrics->>'cache'", clientIds, "status = 'completed'"),
     queueWait: percentiles(row?.queue_ms),
     worker: percentiles(row?.worker_ms),
     provider: percentiles(row?.provider_ms),

@@ -5,7 +5,8 @@
 
 export interface PairTarget {
   gatewayUrl: string;
-  apiKey: string;
+  /** Keys the connections use, round robin (one client each): one key = every run under one client's lock. */
+  apiKeys: readonly string[];
   slug: string;
   /** The input of pair `n` (n counts pairs of this run from 0). */
   inputFor: (n: number) => Record<string, unknown>;
@@ -80,14 +81,15 @@ export async function measurePairs(
   const started = performance.now();
   const endAt = started + durationSeconds * 1_000;
 
-  const loop = async (): Promise<void> => {
+  const loop = async (connection: number): Promise<void> => {
+    const apiKey = target.apiKeys[connection % target.apiKeys.length] ?? '';
     while (performance.now() < endAt) {
       const i = n;
       n += 1;
       const input = target.inputFor(i);
       const t0 = performance.now();
       try {
-        const quote = await post(`${base}/quote`, target.apiKey, { input });
+        const quote = await post(`${base}/quote`, apiKey, { input });
         const t1 = performance.now();
         quoteMs.push(t1 - t0);
         count('quote', quote.status);
@@ -95,7 +97,7 @@ export async function measurePairs(
         if (quote.status !== 200 || quoteId === undefined) continue;
         const run = await post(
           `${base}/run`,
-          target.apiKey,
+          apiKey,
           { input, quote_id: quoteId },
           { 'idempotency-key': `bench-${label}-${i}` },
         );
@@ -112,7 +114,7 @@ export async function measurePairs(
       }
     }
   };
-  await Promise.all(Array.from({ length: connections }, () => loop()));
+  await Promise.all(Array.from({ length: connections }, (_, connection) => loop(connection)));
   const seconds = (performance.now() - started) / 1_000;
   const sort = (values: number[]) => [...values].sort((a, b) => a - b);
   const pairs = sort(pairMs);
