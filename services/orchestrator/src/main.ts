@@ -9,6 +9,7 @@ import { createPrismaClient } from '@svc/db';
 import { createLogger } from '@svc/log';
 import { type Closable, prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
 import { startDispatcher, sweepRuns } from './domain/dispatcher';
+import { OrphanHoldScanner } from './domain/settlement-sweep';
 import { loadOrchestratorEnv } from './env';
 import { capabilityJobEnqueuer, runFinishedPublisher, settleEnqueuer } from './handlers/bus-ports';
 import { consumeRunReports } from './handlers/reports';
@@ -33,6 +34,17 @@ runService({
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
     const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
 
+    // One cursor for the life of the process: each sweep reads the next page of open holds.
+    const orphanHolds = new OrphanHoldScanner(
+      async (olderThan, limit, after) =>
+        (
+          await wallet.call('openHolds', {
+            older_than: olderThan.toISOString(),
+            limit,
+            ...(after === undefined ? {} : { after }),
+          })
+        ).holds,
+    );
     closables.push(
       startDispatcher({
         intervalMs: env.RUN_DISPATCH_INTERVAL_MS,
@@ -42,8 +54,7 @@ runService({
             prisma,
             enqueue: capabilityJobEnqueuer(bus),
             enqueueSettle: settleEnqueuer(bus),
-            listOpenHolds: async (olderThan, limit) =>
-              (await wallet.call('openHolds', { older_than: olderThan.toISOString(), limit })).holds,
+            orphanHolds,
             publishFinished: runFinishedPublisher(bus),
             logger,
             staleAfterMs: env.RUN_STALE_AFTER_MS,

@@ -3,6 +3,7 @@ import { type Bus, createBus } from '@svc/bus';
 import { runJobId } from '../src/domain/dispatch';
 import { sweepRuns } from '../src/domain/dispatcher';
 import { inputHash } from '../src/domain/request-hash';
+import { OrphanHoldScanner } from '../src/domain/settlement-sweep';
 import { capabilityJobEnqueuer, runFinishedPublisher, settleEnqueuer } from '../src/handlers/bus-ports';
 import { orchestratorHandlers } from '../src/handlers/rpc';
 import { crtResult, deadRedisUrl, eventually, type InProcessHarness, startInProcessHarness } from './harness';
@@ -32,8 +33,16 @@ describe('dispatcher', () => {
       prisma: h.prisma,
       enqueue: capabilityJobEnqueuer(h.bus),
       enqueueSettle: settleEnqueuer(h.bus),
-      listOpenHolds: async (olderThan, limit) =>
-        (await h.wallet.call('openHolds', { older_than: olderThan.toISOString(), limit })).holds,
+      orphanHolds: new OrphanHoldScanner(
+        async (olderThan, limit, after) =>
+          (
+            await h.wallet.call('openHolds', {
+              older_than: olderThan.toISOString(),
+              limit,
+              ...(after === undefined ? {} : { after }),
+            })
+          ).holds,
+      ),
       publishFinished: runFinishedPublisher(h.bus),
       logger: h.log.logger,
       staleAfterMs,

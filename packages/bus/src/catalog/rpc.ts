@@ -136,7 +136,15 @@ export const HoldForRunResponse = z.object({
 });
 
 /** `wallet.openHolds`: holds without capture or release older than `older_than` (orchestrator reconciler). */
-export const OpenHoldsRequest = z.object({ older_than: DateTime, limit: z.number().int().min(1).max(1000) });
+export const OpenHoldsRequest = z.object({
+  older_than: DateTime,
+  /**
+   * Keyset cursor: only holds after this (created_at, run_id) in that order, so a sweeper walks all
+   * open holds a page per pass instead of re-reading the oldest ones (optional: older callers).
+   */
+  after: z.object({ created_at: DateTime, run_id: Uuid }).optional(),
+  limit: z.number().int().min(1).max(1000),
+});
 export const OpenHoldsResponse = z.object({
   holds: z.array(z.object({ run_id: Uuid, client_id: Uuid, created_at: DateTime })),
 });

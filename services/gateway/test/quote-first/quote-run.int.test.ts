@@ -187,6 +187,31 @@ describe('run', () => {
     expect(errorOf(cancel)).toContain('already completed');
   });
 
+  it('runs crt with a quote from the quote endpoint (spec §4 rule 3): the quote becomes the run', async () => {
+    const quote = await quoteOk(qf.stack, payer.apiKey, 'crt', { apex: 'Example.com', limit: 5 });
+    expect(quote).toMatchObject({ price_usd: '0.00', price_detail: { model: 'free' } });
+    const answer = await qf.stack.fetch('/api/capabilities/crt/run', {
+      method: 'POST',
+      apiKey: payer.apiKey,
+      json: { input: { apex: 'example.com', limit: 5 }, quote_id: quote.quote_id },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({
+      run_id: quote.quote_id,
+      status: 'completed',
+      quote: { quote_id: quote.quote_id },
+    });
+    // The same quote for another apex is refused: a quote is bound to its input.
+    const other = await quoteOk(qf.stack, payer.apiKey, 'crt', { apex: 'example.org' });
+    const mismatch = await qf.stack.fetch('/api/capabilities/crt/run', {
+      method: 'POST',
+      apiKey: payer.apiKey,
+      json: { input: { apex: 'example.net' }, quote_id: other.quote_id },
+    });
+    expect(mismatch.status).toBe(422);
+    expect(errorOf(mismatch)).toContain('different input');
+  });
+
   it('requires Idempotency-Key and quote_id for paid runs and checks the quote', async () => {
     const input = { text: 'call 020 7946 0958' };
     const quote = await quoteOk(qf.stack, payer.apiKey, 'pii-redact', input);

@@ -8,14 +8,14 @@ import {
   requeueUndispatched,
 } from './dispatch';
 import type { EnqueueSettle } from './settlement';
-import { type ListOpenHolds, releaseOrphanHolds, settleUnsettledRuns } from './settlement-sweep';
+import { type OrphanHoldScanner, releaseOrphanHolds, settleUnsettledRuns } from './settlement-sweep';
 
 export interface SweepDeps {
   prisma: PrismaClient;
   enqueue: EnqueueCapabilityJob;
   enqueueSettle: EnqueueSettle;
-  /** `wallet.openHolds`: may throw when the wallet is down (logged; the next sweep tries again). */
-  listOpenHolds: ListOpenHolds;
+  /** Pages through `wallet.openHolds`; may throw when the wallet is down (logged; the next sweep tries again). */
+  orphanHolds: OrphanHoldScanner;
   /** Tells waiters a run is final (`run.finished`); may throw when Redis is down (logged, not retried). */
   publishFinished(run: FinishedRun): Promise<void>;
   logger: Logger;
@@ -71,7 +71,7 @@ export async function sweepRuns(deps: SweepDeps): Promise<SweepResult> {
   const olderThan = new Date(now.getTime() - deps.orphanHoldAfterMs);
   const orphansReleased = await releaseOrphanHolds(
     deps.prisma,
-    deps.listOpenHolds,
+    deps.orphanHolds,
     deps.enqueueSettle,
     olderThan,
   ).catch((err: unknown) => {

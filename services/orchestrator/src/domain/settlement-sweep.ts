@@ -52,24 +52,63 @@ export async function settleUnsettledRuns(
 export interface OpenHold {
   run_id: string;
   client_id: string;
+  /** RFC 3339: with run_id, the position of the hold in the wallet's paging order. */
+  created_at: string;
 }
 
-/** The wallet's open holds created before `olderThan` (at most `limit`); throws when the wallet is down. */
-export type ListOpenHolds = (olderThan: Date, limit: number) => Promise<OpenHold[]>;
+/** Where the previous page of open holds ended (exclusive). */
+export interface OpenHoldCursor {
+  created_at: string;
+  run_id: string;
+}
 
 /**
- * Releases holds older than `olderAfterMs` whose run does not exist: the wallet committed the hold,
+ * The wallet's open holds created before `olderThan` and after `after`, oldest first (at most
+ * `limit`); throws when the wallet is down.
+ */
+export type ListOpenHolds = (
+  olderThan: Date,
+  limit: number,
+  after: OpenHoldCursor | undefined,
+) => Promise<OpenHold[]>;
+
+/**
+ * Pages through the wallet's open holds, one page per sweep: a page shorter than the limit ends a
+ * round and the next sweep starts again from the oldest. Each sweep therefore reads at most
+ * SETTLE_BATCH holds however many runs are legitimately long (a run queued for hours waiting for its
+ * runtime keeps its hold open) and every hold is looked at once per round. One scanner per process;
+ * replicas each walk on their own, which only repeats idempotent work.
+ */
+export class OrphanHoldScanner {
+  private cursor: OpenHoldCursor | undefined;
+
+  constructor(private readonly listOpenHolds: ListOpenHolds) {}
+
+  /** The next page; advances (or resets) the cursor. */
+  async nextPage(olderThan: Date, limit: number): Promise<OpenHold[]> {
+    const holds = await this.listOpenHolds(olderThan, limit, this.cursor);
+    const last = holds.at(-1);
+    this.cursor =
+      holds.length < limit || last === undefined
+        ? undefined
+        : { created_at: last.created_at, run_id: last.run_id };
+    return holds;
+  }
+}
+
+/**
+ * Releases holds older than `olderThan` whose run does not exist: the wallet committed the hold,
  * then the orchestrator's run transaction rolled back (a crash, a timeout, a lost race). A hold
  * whose run exists is left alone: it is settled when the run ends (or by settleUnsettledRuns).
- * Returns the run ids whose release was queued.
+ * Looks at one page of `scanner` per call. Returns the run ids whose release was queued.
  */
 export async function releaseOrphanHolds(
   prisma: PrismaClient,
-  listOpenHolds: ListOpenHolds,
+  scanner: OrphanHoldScanner,
   enqueueSettle: EnqueueSettle,
   olderThan: Date,
 ): Promise<string[]> {
-  const holds = await listOpenHolds(olderThan, SETTLE_BATCH);
+  const holds = await scanner.nextPage(olderThan, SETTLE_BATCH);
   if (holds.length === 0) return [];
   const ids = holds.map((hold) => hold.run_id);
   const existing = await prisma.$queryRaw<unknown[]>`

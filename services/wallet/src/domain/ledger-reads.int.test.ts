@@ -76,5 +76,14 @@ describe('openHolds', () => {
     ]);
     expect(holds.map((hold) => hold.runId)).not.toContain(recent);
     expect(await openHolds(prisma, bound, 1)).toEqual([holds[0]]);
+    // Keyset paging: strictly after the cursor, in (created_at, run_id) order.
+    const [first, second] = holds;
+    if (first === undefined || second === undefined) throw new Error('expected two open holds');
+    expect(await openHolds(prisma, bound, 1, { createdAt: first.createdAt, runId: first.runId })).toEqual([
+      second,
+    ]);
+    expect(await openHolds(prisma, bound, 10, { createdAt: second.createdAt, runId: second.runId })).toEqual(
+      [],
+    );
   });
 });

@@ -1,4 +1,4 @@
-import type { LedgerDb } from '@svc/db';
+import { type LedgerDb, Prisma } from '@svc/db';
 
 export interface OpenHold {
   runId: string;
@@ -6,16 +6,33 @@ export interface OpenHold {
   createdAt: Date;
 }
 
+/** Where the previous page ended: holds strictly after it in (created_at, run_id) order. */
+export interface OpenHoldCursor {
+  createdAt: Date;
+  runId: string;
+}
+
 /**
- * Holds with neither a capture nor a release, created before `olderThan`, oldest first, at most
- * `limit` (all clients). The orchestrator's sweeper releases those whose run was never recorded (a
- * hold committed by the wallet while the orchestrator's own transaction rolled back).
+ * Holds with neither a capture nor a release, created before `olderThan` (and after `after`), oldest
+ * first, at most `limit` (all clients). The orchestrator's sweeper releases those whose run was never
+ * recorded (a hold committed by the wallet while the orchestrator's own transaction rolled back).
+ * The index (kind, created_at, run_id) makes each page an index range from the cursor, so a pass
+ * costs `limit` rows however long the ledger is.
  */
-export async function openHolds(db: LedgerDb, olderThan: Date, limit: number): Promise<OpenHold[]> {
+export async function openHolds(
+  db: LedgerDb,
+  olderThan: Date,
+  limit: number,
+  after?: OpenHoldCursor,
+): Promise<OpenHold[]> {
+  const afterCursor =
+    after === undefined
+      ? Prisma.empty
+      : Prisma.sql`AND (h.created_at, h.run_id) > (${after.createdAt}, ${after.runId}::uuid)`;
   const rows = await db.$queryRaw<Array<{ run_id: string; client_id: string; created_at: Date }>>`
     SELECT h.run_id::text AS run_id, h.client_id::text AS client_id, h.created_at
     FROM wallet.ledger_entries h
-    WHERE h.kind = 'hold' AND h.run_id IS NOT NULL AND h.created_at < ${olderThan}
+    WHERE h.kind = 'hold' AND h.run_id IS NOT NULL AND h.created_at < ${olderThan} ${afterCursor}
       AND NOT EXISTS (
         SELECT 1 FROM wallet.ledger_entries s
         WHERE s.run_id = h.run_id AND s.kind IN ('capture', 'release')

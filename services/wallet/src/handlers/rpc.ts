@@ -77,8 +77,15 @@ export function walletHandlers(deps: WalletHandlerDeps): ServiceHandlers<'wallet
       ),
     spendDiagnostics: async ({ client_id }) =>
       toSpendDiagnosticsResponse(await spendDiagnostics(prisma, client_id, { now: now() })),
-    openHolds: async ({ older_than, limit }) => ({
-      holds: (await openHolds(prisma, new Date(older_than), limit)).map((hold) => ({
+    openHolds: async ({ older_than, limit, after }) => ({
+      holds: (
+        await openHolds(
+          prisma,
+          new Date(older_than),
+          limit,
+          after === undefined ? undefined : { createdAt: new Date(after.created_at), runId: after.run_id },
+        )
+      ).map((hold) => ({
         run_id: hold.runId,
         client_id: hold.clientId,
         created_at: hold.createdAt.toISOString(),
