@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createBus } from '@svc/bus';
 import { createLogger } from '@svc/log';
-import { redisCheck, runService, startHealthServer } from '@svc/service-kit';
+import { createMetricsRegistry, redisCheck, runService, startHealthServer } from '@svc/service-kit';
 import { ActiveRuns } from './domain/capability/active-runs';
 import { createCrtRunner } from './domain/crt/crt-runner';
 import { startHeartbeat } from './domain/heartbeat';
@@ -17,6 +17,7 @@ import { createPdfRenderer } from './domain/html-to-pdf/render-pdf';
 import { loadWorkerEnv } from './env';
 import { subscribeCancelRequests } from './handlers/cancel-requests';
 import { startJobConsumers } from './handlers/jobs';
+import { createRunMetrics } from './metrics';
 
 const SERVICE = 'worker';
 /** ms: of the shutdown budget, what is kept for the heartbeat, the bus and the HTTP server after the jobs. */
@@ -81,6 +82,8 @@ runService({
       cancelRequests.waitUntilReady(),
       delay(SUBSCRIBE_WAIT_MS, undefined, { ref: false }),
     ]);
+    // Made before the consumers (their attempts are counted), served by the health server below.
+    const registry = createMetricsRegistry(SERVICE);
     const consumers = startJobConsumers(bus, {
       concurrency: env.WORKER_CONCURRENCY,
       drainTimeoutMs: Math.max(1_000, env.SHUTDOWN_TIMEOUT_MS - SHUTDOWN_RESERVE_MS),
@@ -93,12 +96,14 @@ runService({
       activeRuns,
       runCrt,
       renderPdf,
+      observe: createRunMetrics(registry),
       logger,
     });
     const health = await startHealthServer({
       service: SERVICE,
       port: env.HEALTH_PORT,
       checks: { redis: redisCheck(bus.redis) },
+      registry,
       logger,
     });
     logger.info({ runtimes: env.WORKER_RUNTIMES, concurrency: env.WORKER_CONCURRENCY }, 'worker announced');

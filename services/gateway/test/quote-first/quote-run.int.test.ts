@@ -128,6 +128,11 @@ describe('run', () => {
     expect(JSON.stringify(result)).not.toContain('jane.doe');
     expect(done.price_usd).toBe('0.002');
     expect(done.attempts).toBe(1);
+    // Operators see the attempt on the worker's /metrics (HEALTH_PORT).
+    const metrics = await (await fetch(`${qf.stack.healthUrl('worker')}/metrics`)).text();
+    expect(metrics).toMatch(
+      /worker_capability_runs_total\{job="capability.pii-redact",outcome="completed",service="worker"\} [1-9]/,
+    );
 
     const receipt = await waitForSettled(qf.stack, payer.apiKey, started.run_id);
     expect(receipt.ledger.lines.map((line) => [line.kind, line.amount_usd])).toEqual([

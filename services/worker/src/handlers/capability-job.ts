@@ -29,7 +29,17 @@ export interface CapabilityJobDeps {
   activeRuns: ActiveRuns;
   /** Clock for report times (tests); default Date.now. */
   now?: () => number;
+  /** Told how each attempt ended and how long it took (the worker's /metrics); optional. */
+  observe?: RunObserver;
 }
+
+/** One attempt as metrics see it: `retrying` is an attempt that threw (BullMQ retries it). */
+export interface RunSample {
+  job: CapabilityJobName;
+  outcome: CapabilityJobResult['outcome'] | 'retrying';
+  seconds: number;
+}
+export type RunObserver = (sample: RunSample) => void;
 
 /** What every capability job answers (the catalog's result; outcomes travel as `runs.report` jobs). */
 export type CapabilityJobResult = JobResultInput<CapabilityJobName>;
@@ -74,7 +84,7 @@ export function capabilityJobHandler<Payload extends { run_id: string }>(
   /** Attempts BullMQ makes of one job (the catalog's; the last one reports `failed`). */
   const attempts = jobCatalog[job].options.attempts;
 
-  return async (payload, context) => {
+  const attemptOnce = async (payload: Payload, context: JobContext): Promise<CapabilityJobResult> => {
     const runId = payload.run_id;
     const attempt = context.started;
     const logger = deps.logger.child({ job, run_id: runId, attempt });
@@ -142,6 +152,20 @@ export function capabilityJobHandler<Payload extends { run_id: string }>(
       return { outcome: 'failed' };
     } finally {
       active.release();
+    }
+  };
+
+  return async (payload, context) => {
+    const started = performance.now();
+    const observe = (outcome: RunSample['outcome']) =>
+      deps.observe?.({ job, outcome, seconds: (performance.now() - started) / 1_000 });
+    try {
+      const result = await attemptOnce(payload, context);
+      observe(result.outcome);
+      return result;
+    } catch (err) {
+      observe('retrying');
+      throw err;
     }
   };
 }

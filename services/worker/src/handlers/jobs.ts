@@ -4,6 +4,7 @@ import type { ActiveRuns } from '../domain/capability/active-runs';
 import type { CrtRunner } from '../domain/crt/crt-runner';
 import { echo } from '../domain/echo';
 import type { PdfRenderer } from '../domain/html-to-pdf/render-pdf';
+import type { RunObserver } from './capability-job';
 import { crtJobHandler } from './crt-job';
 import { htmlToPdfJobHandler } from './html-to-pdf-job';
 import { piiRedactJobHandler } from './pii-redact-job';
@@ -30,6 +31,8 @@ export interface JobConsumerOptions {
   runCrt: CrtRunner;
   /** The html-to-pdf capability (browser); required when `browser` is among the runtimes. */
   renderPdf?: PdfRenderer;
+  /** Per-attempt metrics (outcome, duration); optional. */
+  observe?: RunObserver;
   logger: Logger;
 }
 
@@ -40,7 +43,12 @@ export interface JobConsumerOptions {
 export function startJobConsumers(bus: Bus, options: JobConsumerOptions): JobProcessor[] {
   const echoOptions = { concurrency: options.concurrency, closeTimeoutMs: options.drainTimeoutMs };
   const capabilityOptions = { ...echoOptions, ...options.stall };
-  const deps = { bus, logger: options.logger, activeRuns: options.activeRuns };
+  const deps = {
+    bus,
+    logger: options.logger,
+    activeRuns: options.activeRuns,
+    ...(options.observe === undefined ? {} : { observe: options.observe }),
+  };
   const consumers = [processJobs(bus, 'system.echo', (payload) => echo(payload), echoOptions)];
   if (options.runtimes.includes(NODE_RUNTIME)) {
     const crt = crtJobHandler({ ...deps, runCrt: options.runCrt });
