@@ -4,6 +4,7 @@
 import { findWorkspaceRoot, prepareIntegrationStack } from '@svc/devstack';
 import { benchCatalog } from './catalog';
 import { benchCrt } from './crt';
+import { benchLedger } from './ledger';
 import type { LoadOptions } from './load';
 import { benchPii } from './pii';
 
@@ -11,6 +12,7 @@ const scenarios: Record<string, (options: LoadOptions) => Promise<void>> = {
   catalog: benchCatalog,
   crt: benchCrt,
   pii: benchPii,
+  ledger: async () => benchLedger(),
 };
 
 function intFromEnv(name: string, fallback: number): number {

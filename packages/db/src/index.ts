@@ -24,6 +24,7 @@ export {
   type LedgerTotals,
   ledgerTotals,
   lockWalletAccount,
+  recomputeLedgerTotals,
   type SpendPeriod,
   spendPeriod,
 } from './wallet-ledger';

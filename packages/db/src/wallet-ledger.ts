@@ -1,6 +1,6 @@
 import type { Prisma } from './generated/prisma/client';
 
-// The per-client lock and the one totals query of the wallet ledger (docs/decisions.md W1, W3),
+// The per-client lock and the totals reads of the wallet ledger (docs/decisions.md W1, W3, W7),
 // shared by the wallet service and the operator CLI (`pnpm admin set-balance`) so neither copies
 // them. Both take a Prisma.TransactionClient; a PrismaClient is one too (it has every method a
 // transaction client has), so a plain read works outside a transaction.
@@ -49,7 +49,7 @@ export interface LedgerTotals {
   spendCapMicros: bigint | null;
 }
 
-/** One row of the aggregate below; SUM(bigint) is numeric in PostgreSQL, cast back to bigint. */
+/** One row of the totals reads below; SUM(bigint) is numeric in PostgreSQL, cast back to bigint. */
 interface LedgerTotalsRow {
   spend_cap_micros: bigint | null;
   balance_micros: bigint;
@@ -57,17 +57,54 @@ interface LedgerTotalsRow {
   held_micros: bigint;
 }
 
+function totalsOf(row: LedgerTotalsRow | undefined): LedgerTotals {
+  if (!row) return { balanceMicros: 0n, heldMicros: 0n, spentMicros: 0n, spendCapMicros: null };
+  return {
+    balanceMicros: BigInt(row.balance_micros),
+    heldMicros: BigInt(row.held_micros),
+    spentMicros: BigInt(row.spent_micros),
+    spendCapMicros: row.spend_cap_micros === null ? null : BigInt(row.spend_cap_micros),
+  };
+}
+
 /**
- * Reads a client's totals in one SQL statement, so every total comes from the same snapshot (a
- * capture committed between two separate reads could otherwise be counted in one total only).
+ * A client's totals for a spend period (a calendar month from spendPeriod()), without reading its
+ * ledger history: what the ledger's insert trigger keeps in the transaction of every line
+ * (docs/decisions.md W7) — the balance on `wallet.accounts`, the month's spend on
+ * `wallet.account_periods`, the open holds in `wallet.open_holds` (only runs in flight) — read in
+ * one statement. Inside a
+ * transaction that holds lockWalletAccount they cannot move under the caller.
  *
- * A client with no account row and no ledger lines gets zeros and a null cap, not an error: the
- * wallet does not know which clients exist (auth.clients belongs to the gateway).
- *
- * Sign conventions (docs/decisions.md W3): credits +, captures −, adjustments either way, holds −.
- * A hold reserves |amount|. Release lines only close a hold; their amount enters no total.
+ * A client with no account row gets zeros and a null cap, not an error: the wallet does not know
+ * which clients exist (auth.clients belongs to the gateway).
  */
 export async function ledgerTotals(
+  db: LedgerDb,
+  clientId: string,
+  period: SpendPeriod,
+): Promise<LedgerTotals> {
+  const rows = await db.$queryRaw<LedgerTotalsRow[]>`
+    SELECT a.spend_cap_micros, a.balance_micros,
+      COALESCE((
+        SELECT p.spent_micros FROM wallet.account_periods p
+        WHERE p.client_id = a.client_id AND p.period_start = ${period.start}
+      ), 0)::bigint AS spent_micros,
+      COALESCE((SELECT SUM(o.amount_micros) FROM wallet.open_holds o WHERE o.client_id = a.client_id), 0)::bigint
+        AS held_micros
+    FROM wallet.accounts a
+    WHERE a.client_id = ${clientId}::uuid`;
+  return totalsOf(rows[0]);
+}
+
+/**
+ * The same totals summed from the ledger lines themselves (O(lines of the client)): the definition
+ * the running totals must always equal. For consistency checks (tests, audits), never on a hot path.
+ *
+ * Sign conventions (docs/decisions.md W3): credits +, captures −, adjustments either way, holds −.
+ * A hold reserves |amount| until its run has a capture or release line; a release's amount enters
+ * no total.
+ */
+export async function recomputeLedgerTotals(
   db: LedgerDb,
   clientId: string,
   period: SpendPeriod,
@@ -92,13 +129,5 @@ export async function ledgerTotals(
         WHERE kind = 'hold' AND NOT EXISTS (SELECT 1 FROM settled_runs s WHERE s.run_id = lines.run_id)
       ), 0)::bigint AS held_micros
     FROM lines`;
-  // An aggregate without GROUP BY always yields exactly one row.
-  const row = rows[0];
-  if (!row) throw new Error('wallet ledger totals query returned no row');
-  return {
-    balanceMicros: BigInt(row.balance_micros),
-    heldMicros: BigInt(row.held_micros),
-    spentMicros: BigInt(row.spent_micros),
-    spendCapMicros: row.spend_cap_micros === null ? null : BigInt(row.spend_cap_micros),
-  };
+  return totalsOf(rows[0]);
 }

@@ -59,8 +59,10 @@ describe('migrateDatabase', () => {
       { schema: 'orchestrator', name: 'runs' },
       { schema: 'public', name: '_prisma_migrations' },
       { schema: 'registry', name: 'capabilities' },
+      { schema: 'wallet', name: 'account_periods' },
       { schema: 'wallet', name: 'accounts' },
       { schema: 'wallet', name: 'ledger_entries' },
+      { schema: 'wallet', name: 'open_holds' },
       { schema: 'wallet', name: 'quotes' },
     ]);
 

@@ -8,6 +8,7 @@ import {
   ledgerTotals,
   lockWalletAccount,
   migrateDatabase,
+  recomputeLedgerTotals,
   spendPeriod,
 } from '../src/index';
 import { uniqueDatabaseUrl } from './test-database';
@@ -73,6 +74,89 @@ describe('wallet ledger helpers', () => {
     };
     expect(await ledgerTotals(prisma, clientId, PERIOD)).toEqual(expected);
     expect(await prisma.$transaction((tx) => ledgerTotals(tx, clientId, PERIOD))).toEqual(expected);
+  });
+
+  it('keeps the running totals equal to the sums of the lines, whatever order the lines come in', async () => {
+    // A pseudo-random but repeatable mix over three months: credits, adjustments, holds settled by
+    // capture or release (sometimes the settling line first, sometimes never), concurrent writers.
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const clientId = randomUUID();
+    const months = ['2026-08-20T10:00:00.000Z', '2026-09-01T00:00:00.000Z', '2026-09-30T23:59:59.999Z'];
+    const at = () => new Date(months[Math.floor(random() * months.length)] ?? NOW);
+    const writes: Array<() => Promise<unknown>> = [];
+    for (let i = 0; i < 120; i += 1) {
+      const amount = BigInt(1 + Math.floor(random() * 5_000));
+      const dice = random();
+      if (dice < 0.15) {
+        writes.push(() =>
+          prisma.ledgerEntry.create({
+            data: { clientId, kind: 'credit', amountMicros: amount * 100n, createdAt: at() },
+          }),
+        );
+      } else if (dice < 0.25) {
+        writes.push(() =>
+          prisma.ledgerEntry.create({
+            data: {
+              clientId,
+              kind: 'adjustment',
+              amountMicros: random() < 0.5 ? amount : -amount,
+              createdAt: at(),
+            },
+          }),
+        );
+      } else {
+        const runId = randomUUID();
+        const settle: 'capture' | 'release' = random() < 0.5 ? 'capture' : 'release';
+        const lines = [
+          { clientId, kind: 'hold' as const, amountMicros: -amount, runId, createdAt: at() },
+          ...(random() < 0.8
+            ? [
+                {
+                  clientId,
+                  kind: settle,
+                  amountMicros: settle === 'capture' ? -amount : amount,
+                  runId,
+                  createdAt: at(),
+                },
+              ]
+            : []),
+        ];
+        // Now and then the settling line is written before its hold (a test of the trigger's order handling).
+        if (random() < 0.1) lines.reverse();
+        writes.push(async () => {
+          for (const line of lines) await prisma.ledgerEntry.create({ data: line });
+        });
+      }
+    }
+    // Four writers at once: the trigger's account updates serialize on the row.
+    await Promise.all(
+      [0, 1, 2, 3].map(async (k) => {
+        for (let i = k; i < writes.length; i += 4) await writes[i]?.();
+      }),
+    );
+    for (const now of [NOW, new Date('2026-08-31T23:00:00.000Z'), new Date('2026-10-05T00:00:00.000Z')]) {
+      const period = spendPeriod(now);
+      expect(await ledgerTotals(prisma, clientId, period)).toEqual(
+        await recomputeLedgerTotals(prisma, clientId, period),
+      );
+    }
+    const totals = await ledgerTotals(prisma, clientId, PERIOD);
+    expect(totals.heldMicros > 0n).toBe(true);
+    expect(totals.spentMicros > 0n).toBe(true);
+  });
+
+  it('refuses to change or delete a ledger line (append-only, enforced by the database)', async () => {
+    const clientId = randomUUID();
+    const line = await prisma.ledgerEntry.create({ data: { clientId, kind: 'credit', amountMicros: USD } });
+    await expect(
+      prisma.ledgerEntry.update({ where: { id: line.id }, data: { amountMicros: 2n * USD } }),
+    ).rejects.toThrow(/append-only/);
+    await expect(prisma.ledgerEntry.delete({ where: { id: line.id } })).rejects.toThrow(/append-only/);
+    expect((await ledgerTotals(prisma, clientId, PERIOD)).balanceMicros).toBe(USD);
   });
 
   it('ledgerTotals: zeros and no cap for a client the wallet never saw', async () => {
