@@ -2,17 +2,18 @@
 // (balance, open holds, month's spend) on every quote and, under the client's lock, on every hold.
 // Measured for clients with growing histories: the running totals kept by the ledger's insert
 // trigger (`ledgerTotals`, docs/decisions.md W7) against summing the lines (`recomputeLedgerTotals`,
-// what every read did before). Sequential reads on an otherwise idle database.
+// the consistency check; every read summed the lines before W7). Sequential reads on an otherwise
+// idle database.
 import { ledgerTotals, recomputeLedgerTotals, spendPeriod } from '@svc/db';
 import { createTestDatabase } from '@svc/testkit';
 import { percentile } from './quote-run-load';
 import { formatColumns } from './report';
 
 /** Lines in the client's history per row of the report (each a third holds, captures, releases…). */
-const HISTORY_SIZES = [1_000, 10_000, 100_000] as const;
-/** Reads timed per size (after 2 discarded ones): many of the cheap read, fewer of the sum. */
+const HISTORY_SIZES = [1_000, 5_000, 20_000, 100_000] as const;
+/** Reads timed per size and method (after 2 discarded ones). */
 const RUNNING_READS = 200;
-const SUMMED_READS = 10;
+const SUMMED_READS = 20;
 
 async function timeReads(read: () => Promise<unknown>, reads: number): Promise<{ p50: number; p99: number }> {
   for (let i = 0; i < 2; i += 1) await read();
@@ -68,7 +69,11 @@ export async function benchLedger(): Promise<void> {
       [
         `wallet totals read per quote and per hold, sequential reads (ms p50 / p99; ${RUNNING_READS} and ${SUMMED_READS} reads)`,
         formatColumns(
-          ['ledger lines of the client', 'running totals (now)', 'sum of the lines (before)'],
+          [
+            'ledger lines of the client',
+            'running totals (ledgerTotals)',
+            'sum of the lines (recomputeLedgerTotals)',
+          ],
           rows,
         ),
       ].join('\n'),
