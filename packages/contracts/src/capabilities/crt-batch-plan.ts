@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CRT_DEFAULT_LIMIT, CRT_MAX_LIMIT, CrtRunRequest } from '../crt';
+import { CrtInput, CrtRunRequest } from '../crt';
 
 /** Most apex entries one plan takes. */
 export const CRT_BATCH_MAX_ENTRIES = 500;
@@ -15,14 +15,11 @@ export const CrtBatchPlanInput = z
       .min(1)
       .max(CRT_BATCH_MAX_ENTRIES)
       .describe('Apex domains to plan crt runs for (1 to 500 entries; each is checked separately).'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(CRT_MAX_LIMIT)
-      .default(CRT_DEFAULT_LIMIT)
-      .describe('crt `limit` of every planned run.'),
-    include_first_seen: z.boolean().default(false).describe('crt `include_first_seen` of every planned run.'),
+    // The crt options themselves (same bounds and defaults as CrtInput), applied to every planned run.
+    limit: CrtInput.shape.limit.describe('crt `limit` of every planned run.'),
+    include_first_seen: CrtInput.shape.include_first_seen.describe(
+      'crt `include_first_seen` of every planned run.',
+    ),
   })
   .strict();
 export type CrtBatchPlanInput = z.infer<typeof CrtBatchPlanInput>;
