@@ -21,7 +21,10 @@ describe('digestsEqual', () => {
     const { secret } = generateApiKey();
     const stored = hashSecret(secret);
     expect(digestsEqual(hashSecret(secret), stored)).toBe(true);
-    expect(digestsEqual(hashSecret(`${secret.slice(0, -1)}x`), stored)).toBe(false);
+    // One character changed: a different one than the secret's own last (random) character.
+    const changed = `${secret.slice(0, -1)}${secret.endsWith('x') ? 'y' : 'x'}`;
+    expect(changed).not.toBe(secret);
+    expect(digestsEqual(hashSecret(changed), stored)).toBe(false);
   });
 
   it('is false (and does not throw) for a missing or wrong-length stored digest', () => {
