@@ -65,14 +65,39 @@ function client(stack: TestStack, label: string): Promise<TestApiKey> {
   });
 }
 
+/** Quote+run pairs of pii-redact for `seconds`, the connections sharing `apiKeys` round robin. */
+function loadPairs(
+  stack: TestStack,
+  apiKeys: readonly string[],
+  connections: number,
+  seconds: number,
+  label: string,
+): Promise<PairLoadResult> {
+  return measurePairs(
+    { gatewayUrl: stack.gatewayUrl, apiKeys, slug: 'pii-redact', inputFor },
+    connections,
+    seconds,
+    label,
+  );
+}
+
+/** A discarded load under fresh clients; returns once their runs have finished. */
+async function warmUp(
+  stack: TestStack,
+  db: Client,
+  label: string,
+  mode: ClientMode,
+  connections: number,
+  seconds: number,
+): Promise<void> {
+  const warm = await phaseKeys(stack, label, mode, connections);
+  await loadPairs(stack, warm.apiKeys, connections, seconds, label);
+  for (const id of warm.clientIds) await waitForRunsToSettle(db, id, SETTLE_TIMEOUT_MS);
+}
+
 async function preflight(stack: TestStack): Promise<void> {
   const key = await client(stack, 'preflight');
-  const result = await measurePairs(
-    { gatewayUrl: stack.gatewayUrl, apiKeys: [key.apiKey], slug: 'pii-redact', inputFor },
-    1,
-    0.001,
-    'preflight',
-  );
+  const result = await loadPairs(stack, [key.apiKey], 1, 0.001, 'preflight');
   if (result.pairs !== 1) {
     throw new Error(`pii preflight: no accepted quote+run pair (${JSON.stringify(result.statusCounts)})`);
   }
@@ -91,22 +116,10 @@ async function phase(
   }
   const tag = `${workers}w-${mode === '1 client' ? 'one' : 'many'}`;
   if (options.warmupSeconds > 0) {
-    const warm = await phaseKeys(stack, `warm-${tag}`, mode, options.connections);
-    await measurePairs(
-      { gatewayUrl: stack.gatewayUrl, apiKeys: warm.apiKeys, slug: 'pii-redact', inputFor },
-      options.connections,
-      options.warmupSeconds,
-      `warm-${tag}`,
-    );
-    for (const id of warm.clientIds) await waitForRunsToSettle(db, id, SETTLE_TIMEOUT_MS);
+    await warmUp(stack, db, `warm-${tag}`, mode, options.connections, options.warmupSeconds);
   }
   const keys = await phaseKeys(stack, tag, mode, options.connections);
-  const load = await measurePairs(
-    { gatewayUrl: stack.gatewayUrl, apiKeys: keys.apiKeys, slug: 'pii-redact', inputFor },
-    options.connections,
-    options.durationSeconds,
-    tag,
-  );
+  const load = await loadPairs(stack, keys.apiKeys, options.connections, options.durationSeconds, tag);
   for (const id of keys.clientIds) {
     if (!(await waitForRunsToSettle(db, id, SETTLE_TIMEOUT_MS))) {
       console.warn(`[bench pii] ${tag}: runs still open after ${SETTLE_TIMEOUT_MS} ms`);
@@ -180,14 +193,7 @@ export async function benchPii(options: LoadOptions): Promise<void> {
     // A first, discarded load of the whole stack: the per-phase warm-up alone left the first phase
     // measuring JIT and pool warm-up of five processes (about a third slower than the same phase later).
     if (options.warmupSeconds > 0) {
-      const warm = await phaseKeys(stack, 'stack-warmup', 'client per connection', options.connections);
-      await measurePairs(
-        { gatewayUrl: stack.gatewayUrl, apiKeys: warm.apiKeys, slug: 'pii-redact', inputFor },
-        options.connections,
-        STACK_WARMUP_S,
-        'stack-warmup',
-      );
-      for (const id of warm.clientIds) await waitForRunsToSettle(db, id, SETTLE_TIMEOUT_MS);
+      await warmUp(stack, db, 'stack-warmup', 'client per connection', options.connections, STACK_WARMUP_S);
     }
     const phases: PiiPhase[] = [];
     for (const workers of WORKER_COUNTS) {

@@ -27,8 +27,6 @@ export interface PairLoadResult {
   /** Requests that threw (connection refused, timeout). */
   errors: number;
   durationSeconds: number;
-  /** Run ids accepted, for reading their time split afterwards. */
-  runIds: string[];
 }
 
 // ms: a request without an answer by then counts as an error.
@@ -71,7 +69,6 @@ export async function measurePairs(
   const quoteMs: number[] = [];
   const runMs: number[] = [];
   const statusCounts: Record<string, number> = {};
-  const runIds: string[] = [];
   let errors = 0;
   let n = 0;
   const count = (step: string, status: number) => {
@@ -104,10 +101,8 @@ export async function measurePairs(
         const t2 = performance.now();
         runMs.push(t2 - t1);
         count('run', run.status);
-        const runId = field(run.json, ['run_id']);
-        if ((run.status === 202 || run.status === 200) && runId !== undefined) {
+        if ((run.status === 202 || run.status === 200) && field(run.json, ['run_id']) !== undefined) {
           pairMs.push(t2 - t0);
-          runIds.push(runId);
         }
       } catch {
         errors += 1;
@@ -130,6 +125,5 @@ export async function measurePairs(
     statusCounts,
     errors,
     durationSeconds: seconds,
-    runIds,
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ClientType, DateTime, Slug, UsdAmount, Uuid } from './common';
 import { RunState } from './execution';
-import { Quote } from './quote';
+import { CapabilityInputObject, Quote } from './quote';
 
 /** Spec §3: states a run never leaves. */
 export const TERMINAL_RUN_STATES = [
@@ -94,10 +94,7 @@ export type RunIdParams = z.infer<typeof RunIdParams>;
 /** Body of POST /api/capabilities/{slug}/run (spec §4.4): the quoted input, the quote and who asks. */
 export const RunRequest = z
   .object({
-    input: z
-      .record(z.string(), z.unknown())
-      .default({})
-      .describe('Exactly the input that was quoted (spec §4 rule 1).'),
+    input: CapabilityInputObject.default({}).describe('Exactly the input that was quoted (spec §4 rule 1).'),
     quote_id: Uuid.optional().describe(
       'The quote to run (required for paid capabilities); it becomes the run ID and is used once.',
     ),

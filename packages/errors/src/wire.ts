@@ -30,8 +30,8 @@ export type WireError = z.infer<typeof WireError>;
 const CLASSES: Record<number, new (message: string) => AppError> = {
   400: BadRequestError,
   401: UnauthorizedError,
-  403: ForbiddenError,
   402: PaymentRequiredError,
+  403: ForbiddenError,
   404: NotFoundError,
   405: MethodNotAllowedError,
   409: ConflictError,

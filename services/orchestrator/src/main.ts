@@ -8,7 +8,7 @@ import { createBus, createRpcClient, subscribeEvents } from '@svc/bus';
 import { createPrismaClient } from '@svc/db';
 import { createLogger } from '@svc/log';
 import { type Closable, prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
-import { startDispatcher, sweepRuns } from './domain/dispatcher';
+import { type SweepDeps, startDispatcher, sweepRuns } from './domain/dispatcher';
 import { OrphanHoldScanner } from './domain/settlement-sweep';
 import { loadOrchestratorEnv } from './env';
 import { capabilityJobEnqueuer, runFinishedPublisher, settleEnqueuer } from './handlers/bus-ports';
@@ -45,21 +45,21 @@ runService({
           })
         ).holds,
     );
+    const sweepDeps: SweepDeps = {
+      prisma,
+      enqueue: capabilityJobEnqueuer(bus),
+      enqueueSettle: settleEnqueuer(bus),
+      orphanHolds,
+      publishFinished: runFinishedPublisher(bus),
+      logger,
+      staleAfterMs: env.RUN_STALE_AFTER_MS,
+      orphanHoldAfterMs: env.ORPHAN_HOLD_AFTER_MS,
+    };
     closables.push(
       startDispatcher({
         intervalMs: env.RUN_DISPATCH_INTERVAL_MS,
         logger,
-        sweep: () =>
-          sweepRuns({
-            prisma,
-            enqueue: capabilityJobEnqueuer(bus),
-            enqueueSettle: settleEnqueuer(bus),
-            orphanHolds,
-            publishFinished: runFinishedPublisher(bus),
-            logger,
-            staleAfterMs: env.RUN_STALE_AFTER_MS,
-            orphanHoldAfterMs: env.ORPHAN_HOLD_AFTER_MS,
-          }),
+        sweep: () => sweepRuns(sweepDeps),
       }),
     );
     const reports = consumeRunReports({ prisma, bus, logger });

@@ -136,11 +136,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
 export const WALLET_TIMEOUT_MS = 1_500;
 
 /** CrtInput as a caller sends it (defaults may be omitted). */
-export interface RequestInput {
-  apex: string;
-  include_first_seen?: boolean;
-  limit?: number;
-}
+export type RequestInput = RpcRequestInput<'orchestrator', 'startCrtRun'>['input'];
 
 export interface InProcessHarness extends Harness {
   /** `startCrtRun` for `clientId` with `{apex: 'example.com'}` unless `extra` says otherwise. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { enqueueJob, type JobProcessor, processJobs, type RunReport } from '@svc/bus';
 import { createLogger } from '@svc/log';
 import { createTestBus, type TestBus } from '@svc/testkit';
+import { ActiveRuns } from '../src/domain/capability/active-runs';
 import type { CrtRunner } from '../src/domain/crt/crt-runner';
 import { crtJobHandler } from '../src/handlers/crt-job';
 
@@ -20,9 +21,14 @@ beforeAll(async () => {
   testBus = createTestBus('crtj');
   const runCrt: CrtRunner = (request, signal) => behaviour(request, signal);
   consumers = [
-    processJobs(testBus.bus, 'capability.crt', crtJobHandler({ bus: testBus.bus, runCrt, logger }), {
-      concurrency: 2,
-    }),
+    processJobs(
+      testBus.bus,
+      'capability.crt',
+      crtJobHandler({ bus: testBus.bus, runCrt, logger, activeRuns: new ActiveRuns() }),
+      {
+        concurrency: 2,
+      },
+    ),
     processJobs(
       testBus.bus,
       'runs.report',

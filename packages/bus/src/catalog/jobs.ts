@@ -185,5 +185,6 @@ export type CapabilityJobName = (typeof CAPABILITY_JOBS)[keyof typeof CAPABILITY
 
 /** The job of a capability slug, or undefined when no worker runs it (plan_only, describe_only). */
 export function capabilityJobName(slug: string): CapabilityJobName | undefined {
-  return Object.entries(CAPABILITY_JOBS).find(([name]) => name === slug)?.[1];
+  const jobs: Readonly<Record<string, CapabilityJobName>> = CAPABILITY_JOBS;
+  return Object.hasOwn(jobs, slug) ? jobs[slug] : undefined;
 }

@@ -66,6 +66,9 @@ export const StartRunResponse = z.object({
 });
 export type StartRunResponse = z.infer<typeof StartRunResponse>;
 
+/** SHA-256 (hex) of a capability's canonical input: what a quote prices and a hold checks. */
+const InputHash = z.string().regex(/^[0-9a-f]{64}$/);
+
 /**
  * `wallet.issueQuote`: stores a quote with the price the caller computed (crt: zero, spec §1.7) and
  * the wallet's clearance. Idempotent on `quote_id` for the same client; a quote_id held by another
@@ -77,7 +80,7 @@ export const IssueQuoteRequest = z.object({
   slug: Slug,
   price_usd: UsdAmount,
   /** SHA-256 (hex) of the canonical input the quote prices (spec §4 rule 1: run sends the same input). */
-  input_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  input_hash: InputHash,
   /** How the price was reached; stored with the quote and shown with it. */
   price_detail: PriceDetail.optional(),
 });
@@ -127,7 +130,7 @@ export const HoldForRunRequest = z.object({
   run_id: Uuid,
   quote_id: Uuid,
   slug: Slug,
-  input_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  input_hash: InputHash,
 });
 export const HoldForRunResponse = z.object({
   quote: Quote,

@@ -4,6 +4,7 @@ import { IdempotencyKey } from '../common';
 import { QuoteRequest, QuoteResponse } from '../quote';
 import { RunRequest, RunStartResponse } from '../run';
 import type { ApiOperation } from './operation';
+import { RunLocationHeader } from './run-operations';
 
 /**
  * `Idempotency-Key` of POST /api/capabilities/{slug}/run (spec §4 rule 2; lowercase: HTTP header
@@ -15,11 +16,6 @@ export const RunHeaders = z.object({
       'capabilities. The same key with the same request replays the original run; with a different ' +
       'request it is rejected with 422.',
   ),
-});
-
-/** Where a started run is polled (the value of `Location`). */
-const LocationHeader = z.object({
-  Location: z.string().describe('Where to poll the run: /api/capability-runs/{run_id}.'),
 });
 
 /** Spec §4.3 and §4.4: quote a capability, then run it with the quote. */
@@ -68,7 +64,7 @@ export const quoteRunOperations: readonly ApiOperation[] = [
       status: 202,
       description: 'The run is recorded and queued; poll the `Location` (GET /api/capability-runs/{run_id}).',
       schema: RunStartResponse,
-      headers: LocationHeader,
+      headers: RunLocationHeader,
     },
     otherResponses: {
       200: {

@@ -13,6 +13,11 @@ export const CrtRunHeaders = z.object({
   ),
 });
 
+/** `Location` of a 202 run answer: where the run is polled (GET /api/capability-runs/{run_id}). */
+export const RunLocationHeader = z.object({
+  Location: z.string().describe('Where to poll the run: /api/capability-runs/{run_id}.'),
+});
+
 /** Spec §4.5, §4.8, §4.10 and §4.11: the crt run, run status, cancel and receipt. */
 export const runOperations: readonly ApiOperation[] = [
   {
@@ -47,9 +52,7 @@ export const runOperations: readonly ApiOperation[] = [
         description:
           'The run is still queued or running; poll the `Location` (GET /api/capability-runs/{run_id}).',
         schema: RunStatusResponse,
-        headers: z.object({
-          Location: z.string().describe('Where to poll the run: /api/capability-runs/{run_id}.'),
-        }),
+        headers: RunLocationHeader,
       },
     },
     errors: [400, 401, 403, 409, 413, 415, 422, 500, 502, 503],
@@ -86,9 +89,7 @@ export const runOperations: readonly ApiOperation[] = [
       202: {
         description: 'The run is running: cancellation requested; poll the `Location` until it ends.',
         schema: CancelRunResponse,
-        headers: z.object({
-          Location: z.string().describe('Where to poll the run: /api/capability-runs/{run_id}.'),
-        }),
+        headers: RunLocationHeader,
       },
     },
     errors: [401, 403, 404, 409, 422, 500, 503],

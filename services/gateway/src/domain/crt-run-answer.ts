@@ -4,10 +4,11 @@ import {
   type Quote,
   RUN_ERROR_CODES,
   type RunRecord,
-  RunStatusResponse,
+  type RunStatusResponse,
 } from '@svc/contracts';
 import { BadGatewayError, ConflictError, InternalError } from '@svc/errors';
 import { checkedBody } from './contract-body';
+import { type HttpAnswer, runLocation, runStatusBody } from './run-answers';
 
 /**
  * The HTTP answer of `POST /api/capabilities/crt/run` once the wait is over (design "Flow" step 5),
@@ -38,16 +39,7 @@ export interface CrtRunOutcome {
   readonly idempotencyKey?: string | undefined;
 }
 
-export interface CrtRunAnswer {
-  readonly status: 200 | 202;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: CrtCompletedRunResponse | CrtReplayRunResponse | RunStatusResponse;
-}
-
-/** Where a client polls a run (GET /api/capability-runs/{run_id}). */
-export function runLocation(runId: string): string {
-  return `/api/capability-runs/${runId}`;
-}
+export type CrtRunAnswer = HttpAnswer<CrtCompletedRunResponse | CrtReplayRunResponse | RunStatusResponse>;
 
 /** Throws (never returns) the error answer of a failed or cancelled run; returns otherwise. */
 function throwIfUnsuccessful(run: RunRecord): void {
@@ -102,9 +94,4 @@ export function crtRunAnswer(outcome: CrtRunOutcome): CrtRunAnswer {
   }
   // Still queued, running or retrying at the deadline: the client polls.
   return { status: 202, headers: { Location: runLocation(run.run_id) }, body: runStatusBody(run) };
-}
-
-/** The 200 body of GET /api/capability-runs/{run_id}. */
-export function runStatusBody(run: RunRecord): RunStatusResponse {
-  return checkedBody(RunStatusResponse, { ok: true, ...run }, 'run status response');
 }

@@ -1,6 +1,6 @@
-import { isTerminalRunState, RunStartResponse, type RunStatusResponse } from '@svc/contracts';
+import { isTerminalRunState, type RunRecord, RunStartResponse, RunStatusResponse } from '@svc/contracts';
+import type { GatewayResponse } from '../locals';
 import { checkedBody } from './contract-body';
-import { runLocation, runStatusBody } from './crt-run-answer';
 import type { CancelledRun, StartedRun } from './run-orchestrator';
 
 /**
@@ -24,6 +24,22 @@ export interface HttpAnswer<B> {
   readonly status: 200 | 202;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: B;
+}
+
+/** Writes an answer built by runStartAnswer(), cancelAnswer() or crtRunAnswer(). */
+export function sendAnswer<B>(res: GatewayResponse, answer: HttpAnswer<B>): void {
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  res.status(answer.status).json(answer.body);
+}
+
+/** Where a client polls a run (GET /api/capability-runs/{run_id}). */
+export function runLocation(runId: string): string {
+  return `/api/capability-runs/${runId}`;
+}
+
+/** The 200 body of GET /api/capability-runs/{run_id}. */
+export function runStatusBody(run: RunRecord): RunStatusResponse {
+  return checkedBody(RunStatusResponse, { ok: true, ...run }, 'run status response');
 }
 
 export function runStartAnswer(started: StartedRun): HttpAnswer<RunStartResponse> {

@@ -1,8 +1,7 @@
 import { RunIdParams } from '@svc/contracts';
 import { Router } from 'express';
 import type { RouteKit } from '../app';
-import { runStatusBody } from '../domain/crt-run-answer';
-import { cancelAnswer } from '../domain/run-answers';
+import { cancelAnswer, runStatusBody, sendAnswer } from '../domain/run-answers';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
 import { authOf } from '../locals';
 import { defineRoute } from '../middleware/method-not-allowed';
@@ -40,8 +39,7 @@ export function capabilityRunsRouter(kit: RouteKit, orchestrator: RunOrchestrato
       async (req, res) => {
         const params = parseRequest(RunIdParams, req.params);
         const answer = cancelAnswer(await orchestrator.cancelRun(authOf(res).clientId, params.run_id));
-        for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-        res.status(answer.status).json(answer.body);
+        sendAnswer(res, answer);
       },
     ],
   });

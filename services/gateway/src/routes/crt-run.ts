@@ -2,6 +2,7 @@ import { CrtRunHeaders, CrtRunRequest } from '@svc/contracts';
 import { Router } from 'express';
 import type { RouteKit } from '../app';
 import { crtRunAnswer } from '../domain/crt-run-answer';
+import { sendAnswer } from '../domain/run-answers';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
 import type { RunWaiting } from '../domain/run-waiter';
 import { authOf, type GatewayResponse } from '../locals';
@@ -75,8 +76,7 @@ export function crtRunRouter(
         }
 
         const answer = crtRunAnswer({ replay: started.replay, quote: started.quote, run, idempotencyKey });
-        for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-        res.status(answer.status).json(answer.body);
+        sendAnswer(res, answer);
       },
     ],
   });

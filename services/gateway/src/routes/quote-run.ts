@@ -7,7 +7,7 @@ import {
 } from '@svc/contracts';
 import { Router } from 'express';
 import type { RouteKit } from '../app';
-import { runStartAnswer } from '../domain/run-answers';
+import { runStartAnswer, sendAnswer } from '../domain/run-answers';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
 import { authOf } from '../locals';
 import { defineRoute } from '../middleware/method-not-allowed';
@@ -73,8 +73,7 @@ export function quoteRunRouter(kit: RouteKit, orchestrator: RunOrchestrator): Ro
           ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }),
         });
         const answer = runStartAnswer(started);
-        for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-        res.status(answer.status).json(answer.body);
+        sendAnswer(res, answer);
       },
     ],
   });

@@ -1,6 +1,5 @@
 import { createBus, publishEvent } from '@svc/bus';
 import {
-  ErrorResponse,
   QuoteResponse,
   RunReceiptResponse,
   RunStartResponse,
@@ -147,10 +146,7 @@ export async function waitForSettled(
 }
 
 /** The ErrorResponse message, after checking the body has exactly the spec's two keys. */
-export function errorOf(result: FetchResult): string {
-  expect(Object.keys(result.json ?? {}).sort()).toEqual(['error', 'ok']);
-  return ErrorResponse.parse(result.json).error;
-}
+export { errorBody as errorOf } from '../support/crt-e2e';
 
 /**
  * Sets a capability's raw machine_run_status in the registry's table and announces it, as an

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type {
-  CrtInput,
-  CrtResult,
-  EffectiveRunStatus,
-  LedgerEntryKind,
-  Quote,
-  RunReceiptResponse,
-  RunRecord,
-  RunState,
+import {
+  type CrtInput,
+  type CrtResult,
+  type EffectiveRunStatus,
+  isTerminalRunState,
+  type LedgerEntryKind,
+  type Quote,
+  type RunReceiptResponse,
+  type RunRecord,
+  type RunState,
 } from '@svc/contracts';
 
 /**
@@ -52,14 +53,13 @@ export function runRecord(
 ): RunRecord {
   const now = new Date().toISOString();
   const started = fields.status !== 'queued';
-  const finished = ['completed', 'failed', 'cancelled'].includes(fields.status);
   return {
     client_type: 'api',
     quote_id: fields.run_id,
     created_at: now,
     updated_at: now,
     started_at: started ? now : null,
-    finished_at: finished ? now : null,
+    finished_at: isTerminalRunState(fields.status) ? now : null,
     attempts: started ? 1 : 0,
     price_usd: '0',
     runtime: 'node',
@@ -71,12 +71,8 @@ export function runRecord(
 }
 
 /** A quote as the wallet issues it; free unless `priceUsd` says otherwise. */
-export function fakeQuote(
-  quoteId: string,
-  slug: string,
-  priceUsd = '0',
-  now = new Date().toISOString(),
-): Quote {
+export function fakeQuote(quoteId: string, slug: string, priceUsd = '0'): Quote {
+  const now = new Date().toISOString();
   const free = priceUsd === '0';
   return {
     quote_id: quoteId,
@@ -98,11 +94,6 @@ export function fakeQuote(
     created_at: now,
     expires_at: new Date(Date.parse(now) + 15 * 60_000).toISOString(),
   };
-}
-
-/** The zero-price quote the wallet issues for a crt run. */
-export function freeQuote(quoteId: string, now: string): Quote {
-  return fakeQuote(quoteId, 'crt', '0', now);
 }
 
 export function fakeCrtResult(input: CrtInput): CrtResult {

@@ -73,7 +73,7 @@ export function assertHandled(slug: string, status: RunnableStatus): void {
 }
 
 /** `input` parsed with the capability's schema (defaults applied); 422 `input.<field>: …` otherwise. */
-export function parseInput(definition: CapabilityDefinition, input: unknown): Record<string, unknown> {
+function parseInput(definition: CapabilityDefinition, input: unknown): Record<string, unknown> {
   const parsed = definition.input.safeParse(input);
   if (!parsed.success) throw new ValidationError(formatZodError(parsed.error, 'input'));
   return parsed.data;

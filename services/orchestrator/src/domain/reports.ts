@@ -16,7 +16,7 @@ export interface ReportOutcome {
 }
 
 /** Characters of a worker's error text kept as `last_error` (it is shown in status_message). */
-export const LAST_ERROR_MAX_CHARS = 500;
+const LAST_ERROR_MAX_CHARS = 500;
 
 /**
  * Applies a worker's report to its run with one conditional UPDATE (transitions.ts): only a report

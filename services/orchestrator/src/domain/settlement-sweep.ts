@@ -1,6 +1,8 @@
-import { RunState } from '@svc/contracts';
+import type { RpcRequestInput, RpcResponse } from '@svc/bus';
+import { RunState, TERMINAL_RUN_STATES } from '@svc/contracts';
 import { Prisma, type PrismaClient } from '@svc/db';
 import { z } from 'zod';
+import { statusIn } from './run-rows';
 import { type EnqueueSettle, ORPHAN_HOLD_REASON, queueSettlement } from './settlement';
 
 /** Runs (or holds) looked at per sweep: a backlog drains over several sweeps instead of one long one. */
@@ -28,9 +30,7 @@ export async function settleUnsettledRuns(
   const raw = await prisma.$queryRaw<unknown[]>`
     SELECT id::text AS id, client_id::text AS client_id, status::text AS status, price_micros, error
     FROM orchestrator.runs
-    WHERE settle_queued_at IS NULL AND price_micros > 0
-      AND status IN ('completed'::orchestrator.run_status, 'failed'::orchestrator.run_status,
-                     'cancelled'::orchestrator.run_status)
+    WHERE settle_queued_at IS NULL AND price_micros > 0 AND ${statusIn(TERMINAL_RUN_STATES)}
     ORDER BY updated_at
     LIMIT ${SETTLE_BATCH}`;
   const queued: string[] = [];
@@ -48,19 +48,14 @@ export async function settleUnsettledRuns(
   return queued;
 }
 
-/** An open hold as the wallet lists it (`wallet.openHolds`). */
-export interface OpenHold {
-  run_id: string;
-  client_id: string;
-  /** RFC 3339: with run_id, the position of the hold in the wallet's paging order. */
-  created_at: string;
-}
+/**
+ * An open hold as the wallet lists it (`wallet.openHolds`, bus RPC catalog); `created_at` (RFC 3339)
+ * with `run_id` is the position of the hold in the wallet's paging order.
+ */
+export type OpenHold = RpcResponse<'wallet', 'openHolds'>['holds'][number];
 
-/** Where the previous page of open holds ended (exclusive). */
-export interface OpenHoldCursor {
-  created_at: string;
-  run_id: string;
-}
+/** Where the previous page of open holds ended (exclusive): the request's `after`. */
+export type OpenHoldCursor = NonNullable<RpcRequestInput<'wallet', 'openHolds'>['after']>;
 
 /**
  * The wallet's open holds created before `olderThan` and after `after`, oldest first (at most

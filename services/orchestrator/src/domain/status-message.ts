@@ -59,9 +59,7 @@ export function waitingForRuntime(
   facts: Pick<StatusFacts, 'status' | 'executionStatus' | 'runtime'>,
   workerUp: boolean | undefined,
 ): string | null {
-  if (facts.status !== 'queued' && facts.status !== 'retrying') return null;
-  if (facts.executionStatus !== 'requires_worker' || workerUp !== false) return null;
-  return facts.runtime;
+  return needsWorkerCheck(facts) && workerUp === false ? facts.runtime : null;
 }
 
 /** Whether getRun must ask Redis if a worker of the run's runtime is up (only then, design). */

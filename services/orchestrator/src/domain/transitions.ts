@@ -22,7 +22,7 @@ export interface Transition {
 }
 
 /** States a run can still leave (spec §3: completed, failed and cancelled are final). */
-export const NON_TERMINAL_STATES = ['queued', 'running', 'retrying'] as const satisfies readonly RunState[];
+const NON_TERMINAL_STATES = ['queued', 'running', 'retrying'] as const satisfies readonly RunState[];
 
 export const TRANSITIONS: Readonly<Record<ReportEvent, Transition>> = {
   // A redelivered `started` of the same attempt does not move started_at (running is only left

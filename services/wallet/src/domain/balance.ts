@@ -1,20 +1,12 @@
 import { usdFromMicros } from '@svc/contracts';
-import { type LedgerDb, ledgerTotals, type SpendPeriod, spendPeriod } from '@svc/db';
+import { type LedgerDb, type LedgerTotals, ledgerTotals, type SpendPeriod, spendPeriod } from '@svc/db';
 
 /**
  * A client's wallet, derived from the append-only ledger (docs/decisions.md P6: balances are never
- * stored). Every amount is micro-USD (1 USD = 1,000,000), as in the database.
+ * stored): the @svc/db ledger totals (micro-USD, 1 USD = 1,000,000) plus what may still be spent.
  */
-export interface BalanceSnapshot {
+export interface BalanceSnapshot extends LedgerTotals {
   clientId: string;
-  /** credits + adjustments + captures (captures are stored negative). Can be < 0 after a debit adjustment. */
-  balanceMicros: bigint;
-  /** Open holds: hold lines whose run has neither a capture nor a release line yet (>= 0). */
-  heldMicros: bigint;
-  /** Captures inside `period`, as a positive amount. */
-  spentMicros: bigint;
-  /** Spend cap per period (spec §1.6, §8); null = no cap. */
-  spendCapMicros: bigint | null;
   /** What may still be spent now (>= 0); see `remainingMicros`. */
   remainingMicros: bigint;
   /** The spend period: the calendar month (UTC) containing `now`, [start, end). */
@@ -27,12 +19,7 @@ export interface BalanceSnapshot {
  * - the cap, when there is one: cap − spent − held (a hold becomes spending once captured).
  * The smaller one binds; never below 0 (a lowered cap or a debit adjustment can overshoot).
  */
-export function remainingMicros(input: {
-  balanceMicros: bigint;
-  heldMicros: bigint;
-  spentMicros: bigint;
-  spendCapMicros: bigint | null;
-}): bigint {
+export function remainingMicros(input: LedgerTotals): bigint {
   const byBalance = input.balanceMicros - input.heldMicros;
   const byCap =
     input.spendCapMicros === null ? byBalance : input.spendCapMicros - input.spentMicros - input.heldMicros;

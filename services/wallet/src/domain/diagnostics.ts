@@ -1,4 +1,5 @@
 import { type BurnWindow, usdFromMicros } from '@svc/contracts';
+import type { LedgerTotals } from '@svc/db';
 
 // Pure arithmetic of the spend diagnostics (spec §4.14 "spend forecasting", design "Wallet"):
 // burn rates per trailing window, a straight-line projection, shares of the top capabilities.
@@ -27,15 +28,12 @@ export function perHourMicros(spend: WindowSpend): bigint {
   return (spend.spentMicros * BigInt(HOUR_MS)) / BigInt(WINDOW_MS[spend.window]);
 }
 
-export interface ProjectionInput {
+/** The client's ledger totals (@svc/db) and the spend to extrapolate. */
+export interface ProjectionInput extends LedgerTotals {
   now: Date;
   /** End of the spend-cap period (exclusive). */
   periodEnd: Date;
   windows: readonly WindowSpend[];
-  balanceMicros: bigint;
-  heldMicros: bigint;
-  spentMicros: bigint;
-  spendCapMicros: bigint | null;
 }
 
 export interface Projection {

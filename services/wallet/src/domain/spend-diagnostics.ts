@@ -74,15 +74,7 @@ export async function spendDiagnostics(
     },
     { isolationLevel: 'RepeatableRead' },
   );
-  const projection = projectSpend({
-    now,
-    periodEnd: snapshot.period.end,
-    windows,
-    balanceMicros: snapshot.balanceMicros,
-    heldMicros: snapshot.heldMicros,
-    spentMicros: snapshot.spentMicros,
-    spendCapMicros: snapshot.spendCapMicros,
-  });
+  const projection = projectSpend({ ...snapshot, now, periodEnd: snapshot.period.end, windows });
   return {
     asOf: now,
     snapshot,

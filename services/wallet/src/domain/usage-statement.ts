@@ -1,5 +1,5 @@
 import { USAGE_MAX_SPAN_MS } from '@svc/contracts';
-import { type LedgerDb, type PrismaClient, type SpendPeriod, spendPeriod } from '@svc/db';
+import { type LedgerDb, Prisma, type PrismaClient, type SpendPeriod, spendPeriod } from '@svc/db';
 import { ValidationError } from '@svc/errors';
 
 // Usage statement (spec §4.13, docs/decisions.md W5): the client's charged runs (capture lines) in
@@ -71,6 +71,14 @@ export function resolveUsagePeriod(query: { from?: string; to?: string }, now: D
   return { start, end };
 }
 
+/** The client's charged-run captures in [period.start, period.end), optionally of one slug only. */
+function capturesIn(clientId: string, period: SpendPeriod, slug: string | null): Prisma.Sql {
+  return Prisma.sql`FROM wallet.ledger_entries
+    WHERE client_id = ${clientId}::uuid AND kind = 'capture' AND run_id IS NOT NULL
+      AND created_at >= ${period.start} AND created_at < ${period.end}
+      AND (${slug}::text IS NULL OR slug = ${slug}::text)`;
+}
+
 /** Per capability over [period.start, period.end), largest spend first; optionally one slug only. */
 export async function spendByCapability(
   db: LedgerDb,
@@ -81,10 +89,7 @@ export async function spendByCapability(
   const rows = await db.$queryRaw<Array<{ slug: string; runs: number; spent_micros: bigint }>>`
     SELECT COALESCE(slug, ${UNKNOWN_SLUG}) AS slug, COUNT(*)::int AS runs,
            (-SUM(amount_micros))::bigint AS spent_micros
-    FROM wallet.ledger_entries
-    WHERE client_id = ${clientId}::uuid AND kind = 'capture' AND run_id IS NOT NULL
-      AND created_at >= ${period.start} AND created_at < ${period.end}
-      AND (${slug}::text IS NULL OR slug = ${slug}::text)
+    ${capturesIn(clientId, period, slug)}
     GROUP BY 1
     ORDER BY spent_micros DESC, slug ASC`;
   return rows.map((row) => ({ slug: row.slug, runs: row.runs, spentMicros: BigInt(row.spent_micros) }));
@@ -103,10 +108,7 @@ async function usageLines(
   >`
     SELECT run_id::text AS run_id, COALESCE(slug, ${UNKNOWN_SLUG}) AS slug,
            (-amount_micros)::bigint AS amount_micros, created_at
-    FROM wallet.ledger_entries
-    WHERE client_id = ${clientId}::uuid AND kind = 'capture' AND run_id IS NOT NULL
-      AND created_at >= ${period.start} AND created_at < ${period.end}
-      AND (${slug}::text IS NULL OR slug = ${slug}::text)
+    ${capturesIn(clientId, period, slug)}
     ORDER BY created_at DESC, run_id DESC
     LIMIT ${limit + 1}`;
   return rows.map((row) => ({

@@ -7,7 +7,7 @@ import { type Browser, chromium } from 'playwright-core';
  * context), no GPU, and none of chromium's own background traffic (QUIC, component updates, sync,
  * first-run tasks): the browser talks to nothing.
  */
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

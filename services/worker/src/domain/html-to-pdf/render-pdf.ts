@@ -30,7 +30,7 @@ export type PdfRenderer = (input: HtmlToPdfInput, signal: AbortSignal) => Promis
  * (a meta refresh) or sub-resource, is aborted before it leaves the browser. `file:` URLs never get
  * here: chromium itself refuses them to a page that is not a file (checked by hand on chromium 156).
  */
-export function isAllowedUrl(url: string): boolean {
+function isAllowedUrl(url: string): boolean {
   return url.startsWith('data:') || url.startsWith('about:');
 }
 

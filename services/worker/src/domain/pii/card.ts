@@ -53,7 +53,7 @@ const IIN_RANGES: readonly IinRange[] = [
 ];
 
 /** The network whose IIN range and length match `digits` (a string of 13-19 digits), or null. */
-export function cardNetwork(digits: string): string | null {
+function cardNetwork(digits: string): string | null {
   for (const iin of IIN_RANGES) {
     const prefix = Number(digits.slice(0, iin.digits));
     if (prefix >= iin.from && prefix <= iin.to && iin.lengths.includes(digits.length)) return iin.network;
@@ -62,7 +62,7 @@ export function cardNetwork(digits: string): string | null {
 }
 
 /** Luhn (ISO/IEC 7812-1): doubling every second digit from the right, the sum is a multiple of 10. */
-export function passesLuhn(digits: string): boolean {
+function passesLuhn(digits: string): boolean {
   let sum = 0;
   let double = false;
   for (let index = digits.length - 1; index >= 0; index -= 1) {

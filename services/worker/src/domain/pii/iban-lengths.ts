@@ -3,7 +3,7 @@
  * country code and check digits included. A candidate whose country is missing here, or whose
  * length differs, is not an IBAN.
  */
-export const IBAN_LENGTHS: Readonly<Record<string, number>> = {
+const IBAN_LENGTHS: Readonly<Record<string, number>> = {
   AD: 24,
   AE: 23,
   AL: 28,

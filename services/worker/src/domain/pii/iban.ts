@@ -108,7 +108,7 @@ function alnumEnd(text: string, from: number, limit: number): number {
  * four characters to the end and writing each letter as two digits (A = 10 … Z = 35) equals 1.
  * Computed digit by digit, so no big integers are needed.
  */
-export function isValidIban(chars: string): boolean {
+function isValidIban(chars: string): boolean {
   if (ibanLength(chars.slice(0, 2)) !== chars.length) return false;
   if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/.test(chars)) return false;
   const rearranged = chars.slice(4) + chars.slice(0, 4);
