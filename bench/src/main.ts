@@ -7,12 +7,14 @@ import { benchCrt } from './crt';
 import { benchLedger } from './ledger';
 import type { LoadOptions } from './load';
 import { benchPii } from './pii';
+import { benchUploads } from './uploads';
 
 const scenarios: Record<string, (options: LoadOptions) => Promise<void>> = {
   catalog: benchCatalog,
   crt: benchCrt,
   pii: benchPii,
   ledger: async () => benchLedger(),
+  uploads: async () => benchUploads(),
 };
 
 function intFromEnv(name: string, fallback: number): number {

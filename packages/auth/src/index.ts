@@ -21,3 +21,10 @@ export type { ProvisionClientInput } from './provision-client';
 export { DEFAULT_OPENING_BALANCE_NOTE, provisionClient } from './provision-client';
 export { allScopes, hasScopes, isScope, parseScopes, UnknownScopeError } from './scopes';
 export { digestsEqual, hashSecret } from './secret-hash';
+export {
+  generateUploadToken,
+  isUploadToken,
+  UPLOAD_TOKEN_PREFIX,
+  uploadTokenHash,
+  uploadTokenMatches,
+} from './upload-token';

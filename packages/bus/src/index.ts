@@ -65,6 +65,8 @@ export {
   type ProcessJobsOptions,
   processJobs,
   removeWaitingJob,
+  type ScheduleRepeatingJobOptions,
+  scheduleRepeatingJob,
 } from './jobs';
 export {
   eventChannel,

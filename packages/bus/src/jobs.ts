@@ -80,6 +80,46 @@ export async function removeWaitingJob(bus: Bus, name: JobName, jobId: string): 
   }
 }
 
+export interface ScheduleRepeatingJobOptions<N extends JobName> {
+  /** Payload of every scheduled job (validated like enqueueJob's); default `{}`. */
+  payload?: JobPayloadInput<N>;
+}
+
+/**
+ * Makes BullMQ add a `jobs.<name>` job every `everyMs` (a job scheduler, `upsertJobScheduler`), with
+ * the catalog's options. The scheduler's id is the job name, so every replica that calls this at
+ * start-up updates the same one schedule (one job per interval in all, whoever processes it) instead
+ * of adding its own. It lives in Redis: closing the process does not remove it. Throws TypeError for
+ * an invalid payload or interval and ServiceUnavailableError when Redis is down.
+ */
+export async function scheduleRepeatingJob<N extends JobName>(
+  bus: Bus,
+  name: N,
+  everyMs: number,
+  options: ScheduleRepeatingJobOptions<N> = {},
+): Promise<{ schedulerId: string }> {
+  if (!Number.isSafeInteger(everyMs) || everyMs < 1) {
+    throw new TypeError(`repeat interval of ${name} must be a positive integer of ms, got ${everyMs}`);
+  }
+  const definition = jobCatalog[name];
+  const parsed = definition.payload.safeParse(options.payload ?? {});
+  if (!parsed.success) throw new TypeError(`invalid ${name} job: ${formatZodError(parsed.error)}`);
+  const internals = busInternals(bus);
+  await internals.readyProducer(ENQUEUE_CONNECT_WAIT_MS);
+  try {
+    await internals
+      .queue(jobQueueName(name))
+      .upsertJobScheduler(name, { every: everyMs }, { name, data: parsed.data, opts: definition.options });
+    return { schedulerId: name };
+  } catch (err) {
+    internals.logger.warn(
+      { job: name, err: err instanceof Error ? err.message : String(err) },
+      'job scheduler not saved',
+    );
+    throw new ServiceUnavailableError('message bus is unavailable');
+  }
+}
+
 /** What a job handler is told besides its payload. */
 export interface JobContext {
   jobId: string;

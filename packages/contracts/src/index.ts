@@ -1,6 +1,14 @@
 export { BalanceResponse, WhoAmIResponse } from './account';
 export { Apex, apexProblem } from './apex';
 export {
+  Artifact,
+  ArtifactDownloadQuery,
+  ArtifactIdParams,
+  ArtifactManifestResponse,
+  ArtifactName,
+  ProducedArtifact,
+} from './artifacts';
+export {
   CRT_BATCH_MAX_ENTRIES,
   CrtBatchPlanInput,
   CrtBatchPlanResult,
@@ -8,12 +16,50 @@ export {
   RejectedPlanEntry,
 } from './capabilities/crt-batch-plan';
 export {
+  CSV_CONTENT_TYPES,
+  CSV_DISTINCT_LIMIT,
+  CSV_MAX_BYTES,
+  CSV_MAX_COLUMNS,
+  CsvColumnProfile,
+  CsvColumnType,
+  CsvProfileInput,
+  CsvProfileResult,
+} from './capabilities/csv-profile';
+export {
   CAPABILITY_DEFINITIONS,
   type CapabilityDefinition,
   capabilityDefinition,
+  filesOf,
+  type PricedFile,
   unitsOf,
 } from './capabilities/definitions';
-export { HTML_MAX_BYTES, HtmlToPdfInput, HtmlToPdfResult, PDF_MAX_BYTES } from './capabilities/html-to-pdf';
+export {
+  HTML_MAX_BYTES,
+  HtmlToPdfInput,
+  HtmlToPdfResult,
+  PDF_ARTIFACT,
+  PDF_MAX_BYTES,
+} from './capabilities/html-to-pdf';
+export {
+  IMAGE_CONTENT_TYPES,
+  IMAGE_MAX_BYTES,
+  IMAGE_MAX_FILES,
+  IMAGE_MAX_PIXELS,
+  ImageThumbnailInput,
+  ImageThumbnailResult,
+  THUMBNAIL_MAX_SIZES,
+  Thumbnail,
+  ThumbnailSize,
+} from './capabilities/image-thumbnail';
+export {
+  PDF_EXTRACT_MAX_BYTES,
+  PDF_EXTRACT_MAX_PAGES,
+  PDF_EXTRACT_RESULT_MAX_CHARS,
+  PDF_TEXT_ARTIFACT,
+  PdfExtractTextInput,
+  PdfExtractTextResult,
+  PdfPageText,
+} from './capabilities/pdf-extract-text';
 export {
   characterCount,
   PII_MAX_CHARACTERS,
@@ -127,3 +173,19 @@ export {
   RunStatusResponse,
   TERMINAL_RUN_STATES,
 } from './run';
+export {
+  ContentType,
+  FileFacts,
+  Filename,
+  ResolvedFile,
+  Sha256Hex,
+  UPLOAD_MAX_BYTES,
+  UploadId,
+  UploadIdParams,
+  UploadRecord,
+  UploadResponse,
+  UploadSessionInput,
+  UploadSessionRequest,
+  UploadSessionResponse,
+  UploadStatus,
+} from './uploads';

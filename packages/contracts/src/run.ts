@@ -37,6 +37,11 @@ export const RUN_ERROR_CODES = {
   renderFailed: 'render_failed',
   /** The attempt ran out of its time budget on every try. */
   timeout: 'timeout',
+  /**
+   * The input's files cannot be processed as what they claim to be (an unreadable, encrypted or
+   * too long PDF, a malformed CSV, an undecodable image): final, a retry would fail the same way.
+   */
+  invalidInput: 'invalid_input',
 } as const;
 
 /**

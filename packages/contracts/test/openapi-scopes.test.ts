@@ -22,7 +22,7 @@ describe('OpenAPI scopes', () => {
       const rendered = operation(op.path, op.method);
       const at = `${op.method} ${op.path}`;
       const required = arr(rendered, 'x-required-scopes');
-      const declared = op.auth.kind === 'public' ? [] : [...op.auth.scopes];
+      const declared = op.auth.kind === 'key' ? [...op.auth.scopes] : [];
       expect({ at, required }).toEqual({ at, required: declared });
       for (const scope of required) {
         expect({ at, valid: Scope.safeParse(scope).success }).toEqual({ at, valid: true });
@@ -31,7 +31,13 @@ describe('OpenAPI scopes', () => {
           described: true,
         });
       }
-      const security = op.auth.kind === 'public' ? [] : [{ bearerAuth: [] }];
+      // The upload PUT takes the session's upload token, never an API key (spec §4.7, §5.4).
+      const security =
+        op.auth.kind === 'public'
+          ? []
+          : op.auth.kind === 'upload-token'
+            ? [{ uploadToken: [] }]
+            : [{ bearerAuth: [] }];
       expect({ at, security: rendered.security }).toEqual({ at, security });
       // A key-protected operation says 401; one that names a scope also says 403.
       if (op.auth.kind === 'key')
@@ -80,10 +86,14 @@ describe('OpenAPI scopes', () => {
       errors: [401, 403],
     };
     const extended = asJson(buildOpenApiDocument([...apiOperations, upload]));
-    expect(get(extended, 'x-scopes', 'uploads:write')).toEqual(['POST /api/example-upload']);
+    expect(get(extended, 'x-scopes', 'uploads:write')).toEqual([
+      'POST /api/capabilities/{slug}/upload-session',
+      'GET /api/capability-uploads/{upload_id}',
+      'POST /api/example-upload',
+    ]);
     expect(arr(extended, 'x-scopes', 'billing:read')).toContain('POST /api/example-upload');
     expect(String(get(extended, 'info', 'description'))).toContain(
-      '| `uploads:write` | `POST /api/example-upload` |',
+      '| `uploads:write` | `POST /api/capabilities/{slug}/upload-session`, `GET /api/capability-uploads/{upload_id}`, `POST /api/example-upload` |',
     );
   });
 });

@@ -6,14 +6,16 @@ export { dropDatabase, ensureDatabaseExists } from './database';
 export { isUniqueViolation } from './errors';
 export type {
   ApiKey,
+  Artifact,
   Capability,
   Client,
   LedgerEntry,
   Quote,
   Run,
+  UploadSession,
   WalletAccount,
 } from './generated/prisma/client';
-export { LedgerEntryKind, Prisma, PrismaClient, RunStatus } from './generated/prisma/client';
+export { LedgerEntryKind, Prisma, PrismaClient, RunStatus, UploadStatus } from './generated/prisma/client';
 export type { CreatedMigration, CreateMigrationOptions } from './migrate/create-migration';
 export { createMigration } from './migrate/create-migration';
 export type { MigrateOptions, MigrateResult } from './migrate/migrate-database';

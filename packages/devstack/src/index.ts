@@ -3,6 +3,7 @@ export { freePort, tcpAnswers } from './net';
 export {
   DEFAULT_GATEWAY_PORT,
   DEFAULT_HEALTH_PORTS,
+  DEFAULT_UPLOADS_DATA_PORT,
   portEnv,
   probeBaseUrl,
   SERVICE_NAMES,

@@ -28,6 +28,12 @@ export const DEFAULT_HEALTH_PORTS: Readonly<Record<ServiceName, number>> = {
 export const DEFAULT_GATEWAY_PORT = 8080;
 
 /**
+ * The uploads service's `DATA_PORT` default: its internal HTTP server for upload bytes and artifact
+ * downloads, which only the gateway calls (`UPLOADS_URL`); never exposed publicly.
+ */
+export const DEFAULT_UPLOADS_DATA_PORT = 8094;
+
+/**
  * Shutdown order, one group at a time (each group in parallel): the gateway first so no new
  * request enters, then the workers so no job is half-run when its services go, then the rest.
  */
@@ -51,12 +57,15 @@ export interface ServicePorts {
   port?: number;
   /** `HEALTH_PORT`: /healthz, /readyz, /metrics (the gateway's carries /metrics only). */
   healthPort: number;
+  /** The uploads service's internal `DATA_PORT` (upload bytes, artifact downloads). Undefined for others. */
+  dataPort?: number;
 }
 
 /** The env variables that carry a service's ports. */
 export function portEnv(ports: ServicePorts): Record<string, string> {
   const env: Record<string, string> = { HEALTH_PORT: String(ports.healthPort) };
   if (ports.port !== undefined) env.PORT = String(ports.port);
+  if (ports.dataPort !== undefined) env.DATA_PORT = String(ports.dataPort);
   return env;
 }
 

@@ -25,8 +25,15 @@ export {
   type SetBehaviourOptions,
   startFakeCtProviders,
 } from './fake-ct-providers';
-export type { FetchResult, StackFetchInit } from './http';
+export { type FetchResult, type StackFetchInit, sleep } from './http';
 export { countKeysWithPrefix, deleteKeysWithPrefix, scanKeysWithPrefix } from './redis-cleanup';
+export {
+  type S3rverEnv,
+  type S3rverRequest,
+  type StartS3rverOptions,
+  startS3rver,
+  type TestS3rver,
+} from './s3rver';
 export { type StackReplica, type StartTestStackOptions, startTestStack, type TestStack } from './stack';
 export { insertSyntheticCapabilities } from './synthetic-catalog';
 export { createTestBus, type TestBus, testRedisUrl } from './test-bus';

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { findWorkspaceRoot, freePort, portEnv, type ServiceName, type ServicePorts } from '@svc/devstack';
 import { type CreateApiKeyOptions, createTestApiKey, type TestApiKey } from './api-keys';
 import { ChildService, describeExit } from './child-service';
@@ -51,6 +54,8 @@ export interface TestStack {
   readonly redisUrl: string;
   /** The stack's BUS_PREFIX (`t<random>`): every Redis key of its services starts with `<prefix>:`. */
   readonly prefix: string;
+  /** STORAGE_DIR of the stack's fs object store (a temp dir, removed by close()). */
+  readonly storageDir: string;
   /** Base URL of a service's health server (HEALTH_PORT): /healthz, /readyz, /metrics. */
   healthUrl(name: ServiceName): string;
   /** The pid of a service's current process; undefined while it is not running. */
@@ -97,6 +102,8 @@ class Stack implements TestStack {
     private readonly services: Map<ServiceName, ChildService>,
     private readonly ports: Map<ServiceName, ServicePorts>,
     private readonly options: StartTestStackOptions,
+    /** The fs adapter's root for this stack (STORAGE_DIR): tests may look inside; removed by close(). */
+    readonly storageDir: string,
   ) {
     this.gatewayUrl = `http://127.0.0.1:${ports.get('gateway')?.port ?? 0}`;
     this.databaseUrl = database.url;
@@ -165,7 +172,12 @@ class Stack implements TestStack {
       throw new Error("the gateway cannot be replicated: its PORT is the stack's address");
     const [healthPort] = await distinctFreePorts(1);
     if (healthPort === undefined) throw new Error('no free port for the replica');
-    const replica = this.service(name).withPorts({ healthPort }, options.env);
+    // A replica of the uploads service gets its own DATA_PORT (the gateway keeps the first one's).
+    const dataPort = name === 'uploads' ? 0 : undefined;
+    const replica = this.service(name).withPorts(
+      dataPort === undefined ? { healthPort } : { healthPort, dataPort },
+      options.env,
+    );
     this.replicas.push(replica);
     try {
       await replica.start(this.startTimeoutMs);
@@ -239,6 +251,7 @@ class Stack implements TestStack {
     await Promise.all([
       settle(this.database.drop()),
       settle(deleteKeysWithPrefix(this.redisUrl, this.prefix)),
+      settle(rm(this.storageDir, { recursive: true, force: true })),
     ]);
     if (report !== '' && printCrashes) {
       process.stderr.write(`[testkit] services crashed during the test:${report}\n`);
@@ -260,12 +273,24 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
   const prefix = `t${randomBytes(6).toString('hex')}`;
   const database = await createTestDatabase('t');
 
-  const free = await distinctFreePorts(names.length + (names.includes('gateway') ? 1 : 0));
+  // One extra port for the gateway's PORT and one for the uploads service's internal DATA_PORT,
+  // which the gateway reaches as UPLOADS_URL (stated even without uploads: a closed port → 503).
+  const free = await distinctFreePorts(names.length + 2);
   const ports = new Map<ServiceName, ServicePorts>();
   const services = new Map<ServiceName, ChildService>();
+  const uploadsDataPort = free.pop() ?? 0;
+  // Object storage of the stack (fs adapter unless options.env says s3), removed by close().
+  const storageDir = await mkdtemp(join(tmpdir(), 'svc-objects-'));
+  const shared: Record<string, string> = {
+    STORAGE_DRIVER: 'fs',
+    STORAGE_DIR: storageDir,
+    UPLOADS_URL: `http://127.0.0.1:${uploadsDataPort}`,
+    ARTIFACT_LINK_SECRET: randomBytes(32).toString('base64url'),
+  };
   for (const name of names) {
     const servicePorts: ServicePorts = { healthPort: free.pop() ?? 0 };
     if (name === 'gateway') servicePorts.port = free.pop() ?? 0;
+    if (name === 'uploads') servicePorts.dataPort = uploadsDataPort;
     ports.set(name, servicePorts);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -274,13 +299,14 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
       BUS_PREFIX: prefix,
       LOG_LEVEL: 'info',
       RPC_TIMEOUT_MS: '3000', // ms, the services' own default, stated so tests can rely on it
+      ...shared,
       ...portEnv(servicePorts),
       ...options.env,
     };
     services.set(name, new ChildService({ name, rootDir, env, ports: servicePorts }));
   }
 
-  const stack = new Stack(database, redisUrl, prefix, services, ports, options);
+  const stack = new Stack(database, redisUrl, prefix, services, ports, options, storageDir);
   try {
     await stack.startAll(names);
   } catch (err) {

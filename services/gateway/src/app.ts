@@ -1,9 +1,10 @@
 import { buildOpenApiDocument, type ReadinessResponse } from '@svc/contracts';
 import type { Logger } from '@svc/log';
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type Request, type Router } from 'express';
 import helmet from 'helmet';
 import type { RunOrchestrator } from './domain/run-orchestrator';
 import type { RunWaiting } from './domain/run-waiter';
+import type { UploadsService } from './domain/uploads-service';
 import type { GatewayHandler } from './locals';
 import { createRequireAuth, type KeyVerifier } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
@@ -13,12 +14,16 @@ import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { createJsonBody } from './middleware/validate';
 import { accountRouter, type WalletReader } from './routes/account';
+import { artifactDownloadRouter, runArtifactsRouter } from './routes/artifacts';
 import { type CatalogReader, capabilitiesRouter } from './routes/capabilities';
 import { capabilityRunsRouter } from './routes/capability-runs';
 import { crtRunRouter } from './routes/crt-run';
 import { healthRouter } from './routes/health';
 import { openApiRouter } from './routes/openapi';
+import { createPublicBaseUrl } from './routes/public-base-url';
 import { quoteRunRouter } from './routes/quote-run';
+import { capabilityUploadsRouter, uploadSessionRouter } from './routes/uploads';
+import type { UploadsDataTarget } from './routes/uploads-data-proxy';
 
 /** `trust proxy` as express takes it: off, on, a hop count, or addresses/subnets of trusted proxies. */
 export type TrustProxy = boolean | number | string;
@@ -29,11 +34,13 @@ export interface RouteMount {
   readonly router: Router;
 }
 
-/** What resource routers get from the app: the shared auth and JSON-body middleware. */
+/** What resource routers get from the app: the shared auth and JSON-body middleware, and link building. */
 export interface RouteKit {
   readonly requireAuth: ReturnType<typeof createRequireAuth>;
   /** Put at the head of a route that takes a JSON body (415/413/400 handling, JSON_BODY_LIMIT). */
   readonly jsonBody: readonly GatewayHandler[];
+  /** The base (origin and optional prefix, no trailing slash) of every link a route hands out. */
+  readonly publicBaseUrl: (req: Request) => string;
 }
 
 export interface AppDeps {
@@ -46,6 +53,12 @@ export interface AppDeps {
   readonly wallet: WalletReader;
   /** `orchestrator.*` over RPC: runs (crt and the rest), quotes, cancel, receipts. */
   readonly orchestrator: RunOrchestrator;
+  /** `uploads.*` over RPC: upload sessions, uploads, artifact manifests. */
+  readonly uploads: UploadsService;
+  /** The uploads service's internal HTTP server (UPLOADS_URL): upload bytes and downloads stream through it. */
+  readonly uploadsData: UploadsDataTarget;
+  /** PUBLIC_BASE_URL; unset: links are built from each request's own origin (public-base-url.ts). */
+  readonly publicBaseUrl?: string;
   /** Waits for a run to finish (RunWaiter, fed by `run.finished` and getRun polls). */
   readonly runWaiter: RunWaiting;
   /** CRT_RUN_WAIT_MS: ms a crt run request waits for the run before answering 202 (default 55,000). */
@@ -83,6 +96,7 @@ export function createApp(deps: AppDeps): Express {
   const kit: RouteKit = {
     requireAuth: createRequireAuth(deps.keys),
     jsonBody: createJsonBody(jsonBodyLimit),
+    publicBaseUrl: createPublicBaseUrl(deps.publicBaseUrl),
   };
   const app = express();
   app.disable('x-powered-by');
@@ -112,8 +126,14 @@ export function createApp(deps: AppDeps): Express {
     },
     // `POST /{slug}/quote` and `POST /{slug}/run` for every other slug (spec §4.3, §4.4).
     { path: '/api/capabilities', router: quoteRunRouter(kit, deps.orchestrator) },
+    // `POST /{slug}/upload-session` (spec §4.6).
+    { path: '/api/capabilities', router: uploadSessionRouter(kit, deps.uploads) },
     { path: '/api/capabilities', router: capabilitiesRouter(deps.catalog) },
     { path: '/api/capability-runs', router: capabilityRunsRouter(kit, deps.orchestrator) },
+    { path: '/api/capability-runs', router: runArtifactsRouter(kit, deps.orchestrator, deps.uploads) },
+    // PUT (upload token, streamed) and GET of an upload (spec §4.7).
+    { path: '/api/capability-uploads', router: capabilityUploadsRouter(kit, deps.uploads, deps.uploadsData) },
+    { path: '/api/artifacts', router: artifactDownloadRouter(kit, deps.uploadsData) },
     { path: '/api/account', router: accountRouter(kit.requireAuth, deps.wallet) },
     ...(deps.extraRoutes?.(kit) ?? []),
   ];

@@ -16,7 +16,31 @@ describe('GatewayEnv', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       CRT_RUN_WAIT_MS: 55_000,
       RUN_POLL_INTERVAL_MS: 1_000,
+      UPLOADS_URL: 'http://127.0.0.1:8094',
     });
+    expect(loadEnv(GatewayEnv, required).PUBLIC_BASE_URL).toBeUndefined();
+  });
+
+  it('reads PUBLIC_BASE_URL without its trailing slash, and refuses what cannot be a base', () => {
+    const read = (value: string) =>
+      loadEnv(GatewayEnv, { ...required, PUBLIC_BASE_URL: value }).PUBLIC_BASE_URL;
+    expect(read('https://api.example.com/')).toBe('https://api.example.com');
+    expect(read('https://example.com/svc//')).toBe('https://example.com/svc');
+    for (const bad of [
+      'api.example.com',
+      'ftp://example.com',
+      'https://example.com/?x=1',
+      'https://u:p@example.com',
+    ]) {
+      expect(() => read(bad)).toThrow(/PUBLIC_BASE_URL/);
+    }
+  });
+
+  it('reads UPLOADS_URL (http only: the internal port is never TLS-terminated by us)', () => {
+    expect(loadEnv(GatewayEnv, { ...required, UPLOADS_URL: 'http://uploads:9000' }).UPLOADS_URL).toBe(
+      'http://uploads:9000',
+    );
+    expect(() => loadEnv(GatewayEnv, { ...required, UPLOADS_URL: 'uploads:9000' })).toThrow(/UPLOADS_URL/);
   });
 
   it.each([

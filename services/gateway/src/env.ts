@@ -7,6 +7,7 @@ import {
   port,
   redisEnv,
   serviceEnv,
+  urlVar,
 } from '@svc/config';
 import { z } from 'zod';
 
@@ -46,6 +47,22 @@ function parseSize(text: string): number {
 }
 
 /**
+ * PUBLIC_BASE_URL: the origin (and optional path prefix) clients reach the gateway at, used for the
+ * links the gateway hands out (upload_url, artifact download links). Kept without a trailing slash;
+ * a query or fragment cannot be part of a base. Unset: each link is built from the request itself
+ * (public-base-url.ts), which is right unless a proxy rewrites the host or a path prefix.
+ */
+const PublicBaseUrl = urlVar(['http:', 'https:'])
+  .refine((text) => {
+    // zod runs this even after urlVar's check failed: an unparseable value is already reported.
+    if (!URL.canParse(text)) return true;
+    const url = new URL(text);
+    return url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+  }, 'must be an http:// or https:// URL without query, fragment or credentials')
+  .transform((text) => text.replace(/\/+$/, ''))
+  .optional();
+
+/**
  * The gateway's environment (docs/architecture.md "Ports and process environment"). The only
  * place that reads process.env; everything else takes the parsed values.
  */
@@ -68,6 +85,11 @@ export const GatewayEnv = z.object({
   // ms: how often a waiting request polls orchestrator.getRun, in case the run.finished event was
   // lost (pub/sub is lossy); each poll is one RPC per waited-on run.
   RUN_POLL_INTERVAL_MS: durationMs(1_000),
+  PUBLIC_BASE_URL: PublicBaseUrl,
+  // The uploads service's internal HTTP server (its DATA_PORT, default 8094): the gateway streams
+  // upload PUTs and artifact downloads to it. Never exposed publicly; http only (loopback or a
+  // private network).
+  UPLOADS_URL: urlVar(['http:'], 'http://127.0.0.1:8094'),
 });
 export type GatewayEnv = z.output<typeof GatewayEnv>;
 

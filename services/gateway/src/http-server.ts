@@ -6,6 +6,11 @@ export interface HttpServerHandle extends Closable {
   readonly port: number;
 }
 
+// ms: the longest a request may take to arrive in full. Node's default (300 s) would cut a 256 MiB
+// upload PUT on a link slower than ~7 Mbit/s; this matches the uploads service's UPLOAD_PUT_TIMEOUT_MS
+// default (after which it treats a PUT as stale). Slow headers are still cut by headersTimeout (60 s).
+export const REQUEST_TIMEOUT_MS = 600_000;
+
 /**
  * Listens on `port` (0 = any free one) and resolves once connections are accepted. `close()` stops
  * accepting, lets in-flight requests finish, closes idle keep-alive connections at once, and cuts
@@ -26,6 +31,7 @@ export function listenHttp(app: Express, port: number, graceMs: number): Promise
       }
       resolve({ name: 'http', port: address.port, close: () => closeHttp(server, graceMs) });
     });
+    server.requestTimeout = REQUEST_TIMEOUT_MS;
   });
 }
 

@@ -15,6 +15,7 @@ import { createApp, SERVICE_NAME } from './app';
 import { CatalogCache } from './domain/catalog-cache';
 import type { RunOrchestrator } from './domain/run-orchestrator';
 import { RunWaiter } from './domain/run-waiter';
+import type { UploadsService } from './domain/uploads-service';
 import { loadGatewayEnv } from './env';
 import { listenHttp } from './http-server';
 import { createRequestMetrics } from './metrics';
@@ -55,6 +56,13 @@ runService({
     const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
     const orchestratorRpc = createRpcClient(bus, 'orchestrator', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const uploadsRpc = createRpcClient(bus, 'uploads', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const uploads: UploadsService = {
+      createSession: (request) => uploadsRpc.call('createSession', request),
+      getUpload: (clientId, uploadId) =>
+        uploadsRpc.call('getUpload', { client_id: clientId, upload_id: uploadId }),
+      listArtifacts: (request) => uploadsRpc.call('listArtifacts', request),
+    };
     const orchestrator: RunOrchestrator = {
       startCrtRun: (request) => orchestratorRpc.call('startCrtRun', request),
       getRun: (clientId, runId) => orchestratorRpc.call('getRun', { client_id: clientId, run_id: runId }),
@@ -109,6 +117,10 @@ runService({
         spendDiagnostics: (clientId) => wallet.call('spendDiagnostics', { client_id: clientId }),
       },
       orchestrator,
+      uploads,
+      // Bytes go over HTTP, not the bus; a connection gets the same patience as an RPC answer.
+      uploadsData: { baseUrl: env.UPLOADS_URL, connectTimeoutMs: env.RPC_TIMEOUT_MS },
+      publicBaseUrl: env.PUBLIC_BASE_URL,
       runWaiter,
       crtRunWaitMs: env.CRT_RUN_WAIT_MS,
       readiness: readinessReporter(SERVICE_NAME, checks),

@@ -45,9 +45,11 @@ describe('README tables', () => {
       const auth =
         op.auth.kind === 'public'
           ? 'none'
-          : op.auth.scopes.length === 0
-            ? 'any valid key'
-            : op.auth.scopes.map((scope) => `\`${scope}\``).join(', ');
+          : op.auth.kind === 'upload-token'
+            ? 'upload token'
+            : op.auth.scopes.length === 0
+              ? 'any valid key'
+              : op.auth.scopes.map((scope) => `\`${scope}\``).join(', ');
       expect({ label, auth: row?.[1] }).toEqual({ label, auth });
     }
   });

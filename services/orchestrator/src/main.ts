@@ -1,7 +1,9 @@
 // Orchestrator process: owns the runs (schema `orchestrator`). Answers `rpc.orchestrator` (quote,
 // startRun, startCrtRun, getRun, cancelRun, receipt), queues runs for workers, applies their
-// `runs.report` jobs, publishes `run.finished`, queues wallet settlements, and sweeps for
-// undispatched, stalled and unsettled runs and orphan holds (docs/decisions.md C11, L-A..L-D).
+// `runs.report` jobs (registering a completed run's artifacts with `rpc.uploads` first), resolves
+// the uploads a quote or run input names (`rpc.uploads`), publishes `run.finished`, queues wallet
+// settlements, and sweeps for undispatched, stalled and unsettled runs and orphan holds
+// (docs/decisions.md C11, L-A..L-D).
 // Wiring only: env → logger → prisma → bus → dispatcher → report consumer → RPC → catalog events →
 // health server.
 import { createBus, createRpcClient, subscribeEvents } from '@svc/bus';
@@ -33,6 +35,7 @@ runService({
     closables.push({ name: 'bus', close: () => bus.close() });
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
     const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const uploads = createRpcClient(bus, 'uploads', { timeoutMs: env.RPC_TIMEOUT_MS });
 
     // One cursor for the life of the process: each sweep reads the next page of open holds.
     const orphanHolds = new OrphanHoldScanner(
@@ -62,7 +65,7 @@ runService({
         sweep: () => sweepRuns(sweepDeps),
       }),
     );
-    const reports = consumeRunReports({ prisma, bus, logger });
+    const reports = consumeRunReports({ prisma, bus, uploads, logger });
     closables.push({ name: 'report consumer', close: () => reports.close() });
 
     const directory = registryDirectory(registry, env.CAPABILITY_CACHE_TTL_MS);
@@ -70,8 +73,9 @@ runService({
       prisma,
       bus,
       wallet,
+      uploads,
       directory,
-      walletTimeoutMs: env.RPC_TIMEOUT_MS,
+      rpcTimeoutMs: env.RPC_TIMEOUT_MS,
       logger,
     });
     closables.push({ name: 'rpc', close: () => rpc.close() });

@@ -16,14 +16,16 @@ import {
   type Subscription,
   subscribeEvents,
 } from '@svc/bus';
+import type { CapabilityRecord } from '@svc/contracts';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
 import { freePort } from '@svc/devstack';
 import { type MemoryLogger, memoryLogger } from '@svc/log';
 import { startTestStack, type TestStack } from '@svc/testkit';
 import { type Job, Queue, QueueEvents } from 'bullmq';
+import { createCapabilityDirectory } from '../src/domain/capability-directory';
 import { runJobId } from '../src/domain/dispatch';
 import { consumeRunReports } from '../src/handlers/reports';
-import { type orchestratorHandlers, registryDirectory, serveOrchestratorRpc } from '../src/handlers/rpc';
+import { type orchestratorHandlers, serveOrchestratorRpc } from '../src/handlers/rpc';
 
 /**
  * What the orchestrator suites share: a private stack (fresh migrated database, fresh bus prefix)
@@ -132,7 +134,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   };
 }
 
-/** ms: the in-process orchestrator's wallet timeout: short, so "wallet down" answers quickly. */
+/** ms: the in-process orchestrator's wallet (and uploads) timeout: short, so "wallet down" answers quickly. */
 export const WALLET_TIMEOUT_MS = 1_500;
 
 /** CrtInput as a caller sends it (defaults may be omitted). */
@@ -160,20 +162,47 @@ export interface InProcessHarness extends Harness {
   handlerDeps(bus: Bus): Parameters<typeof orchestratorHandlers>[0];
 }
 
+export interface InProcessHarnessOptions {
+  /**
+   * Records the orchestrator's directory answers for these slugs instead of asking the registry
+   * (capabilities the registry does not publish yet, or file requirements a test needs); every other
+   * slug is the registry's.
+   */
+  records?: Readonly<Record<string, CapabilityRecord>>;
+}
+
 /**
  * A stack with real registry and wallet processes, and the orchestrator's RPC handlers and report
  * consumer in this process, so a test can hand them a dead Redis or run a dispatcher sweep itself.
+ * Nothing answers `rpc.uploads`: a suite that needs it serves its own (serveRpc on `h.bus`).
  */
-export async function startInProcessHarness(): Promise<InProcessHarness> {
+export async function startInProcessHarness(
+  options: InProcessHarnessOptions = {},
+): Promise<InProcessHarness> {
   const h = await startHarness({ services: ['registry', 'wallet'] });
   const wallet = createRpcClient(h.bus, 'wallet', { timeoutMs: WALLET_TIMEOUT_MS });
   const registry = createRpcClient(h.bus, 'registry', { timeoutMs: WALLET_TIMEOUT_MS });
-  // ms: the production default (CAPABILITY_CACHE_TTL_MS).
-  const directory = registryDirectory(registry, 5_000);
+  const uploads = createRpcClient(h.bus, 'uploads', { timeoutMs: WALLET_TIMEOUT_MS });
+  const records = options.records ?? {};
+  const directory = createCapabilityDirectory({
+    // ms: the production default (CAPABILITY_CACHE_TTL_MS).
+    ttlMs: 5_000,
+    fetch: async (slug) => {
+      const own = Object.hasOwn(records, slug) ? records[slug] : undefined;
+      return own ?? (await registry.call('describe', { slug })).capability;
+    },
+  });
   const deps = { prisma: h.prisma, bus: h.bus, logger: h.log.logger };
-  const handlerDeps = (bus: Bus) => ({ ...deps, bus, wallet, directory, walletTimeoutMs: WALLET_TIMEOUT_MS });
+  const handlerDeps = (bus: Bus) => ({
+    ...deps,
+    bus,
+    wallet,
+    uploads,
+    directory,
+    rpcTimeoutMs: WALLET_TIMEOUT_MS,
+  });
   const server = serveOrchestratorRpc(handlerDeps(h.bus));
-  const reports = consumeRunReports(deps);
+  const reports = consumeRunReports({ ...deps, uploads });
   await Promise.all([server.waitUntilReady(), reports.waitUntilReady()]);
   return {
     ...h,

@@ -59,6 +59,9 @@ describe('describeCapability', () => {
     ['pii-redact', 'supported', 'node', 'async', 'per_unit', ['text']],
     ['crt-batch-plan', 'plan_only', 'node', 'sync', 'free', ['apexes']],
     ['html-to-pdf', 'requires_worker', 'browser', 'async', 'flat', ['html']],
+    ['pdf-extract-text', 'supported', 'node', 'async', 'per_unit', ['upload_id']],
+    ['image-thumbnail', 'supported', 'node', 'async', 'per_unit', ['upload_ids']],
+    ['csv-profile', 'supported', 'node', 'async', 'per_unit', ['upload_id']],
     ['whois', 'describe_only', 'node', 'sync', 'flat', ['domain']],
   ])(
     '%s: published %s on runtime %s (%s), %s pricing, its input schema',
@@ -76,7 +79,7 @@ describe('describeCapability', () => {
   );
 
   test('a record from another manifest keeps its pricing, file requirements and raw status', async () => {
-    const response = await describeCapability(env.prisma, 'pdf-text-extract');
+    const response = await describeCapability(env.prisma, 'pdf-ocr');
     expect(response.capability.execution).toEqual({
       machine_run_status: 'requires_worker',
       effective_status: 'requires_worker',

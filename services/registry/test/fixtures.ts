@@ -10,14 +10,14 @@ const noFiles = { accepts_files: false, min_files: 0, max_files: 0, max_size_byt
 const free = { model: 'free', currency: 'USD', description: 'Free.' } as const;
 const sync = { machine_run_status: 'supported', runtime: 'node', mode: 'sync' } as const;
 
-export const pdfTextManifest: CapabilityManifest = {
-  slug: 'pdf-text-extract',
-  name: 'PDF text extraction',
+export const pdfOcrManifest: CapabilityManifest = {
+  slug: 'pdf-ocr',
+  name: 'PDF OCR for scanned documents',
   description:
-    'Extract the text of a PDF document page by page, with optional OCR for scanned pages. ' +
-    'Upload one PDF file and get plain text per page.',
+    'Recognise the text of scanned PDF pages with OCR (optical character recognition), for PDFs that are ' +
+    'images of paper. Upload one PDF file and get plain text per page.',
   category: 'documents',
-  tags: ['pdf', 'text', 'extract', 'ocr', 'document'],
+  tags: ['pdf', 'ocr', 'scan', 'scanned', 'document'],
   version: '1.0.0',
   pricing: {
     model: 'per_unit',
@@ -37,12 +37,12 @@ export const pdfTextManifest: CapabilityManifest = {
   input: z.object({ upload_id: z.string(), ocr: z.boolean().default(false) }).strict(),
 };
 
-export const imageThumbnailManifest: CapabilityManifest = {
-  slug: 'image-thumbnail',
-  name: 'Image thumbnail',
-  description: 'Make a small JPEG or PNG thumbnail of an uploaded image, keeping its aspect ratio.',
+export const imageConvertManifest: CapabilityManifest = {
+  slug: 'image-convert',
+  name: 'Image format conversion',
+  description: 'Convert an uploaded image to another format: JPEG, PNG, GIF, TIFF or AVIF, keeping its size.',
   category: 'media',
-  tags: ['image', 'thumbnail', 'resize', 'jpeg', 'png'],
+  tags: ['image', 'convert', 'format', 'jpeg', 'png'],
   version: '1.0.0',
   pricing: free,
   file_requirements: {
@@ -71,7 +71,7 @@ export const dnsLookupManifest: CapabilityManifest = {
 };
 
 export const SYNTHETIC_MANIFESTS: readonly CapabilityManifest[] = [
-  pdfTextManifest,
-  imageThumbnailManifest,
+  pdfOcrManifest,
+  imageConvertManifest,
   dnsLookupManifest,
 ];

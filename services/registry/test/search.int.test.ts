@@ -37,8 +37,14 @@ describe('searchCapabilities', () => {
     ['find subdomains', 'crt'],
     ['crt', 'crt'],
     ['ct logs for example.com', 'crt'],
-    ['extract text from pdf', 'pdf-text-extract'],
+    ['extract text from pdf', 'pdf-extract-text'],
+    ['read the pages of a pdf document', 'pdf-extract-text'],
+    ['ocr a scanned pdf', 'pdf-ocr'],
     ['make a thumbnail of a photo image', 'image-thumbnail'],
+    ['resize photos', 'image-thumbnail'],
+    ['convert the format of an image', 'image-convert'],
+    ['profile a csv file', 'csv-profile'],
+    ['column statistics and data quality of a spreadsheet', 'csv-profile'],
     ['who registered this domain', 'whois'],
     ['whois registrar of example.com', 'whois'],
     ['redact personal data', 'pii-redact'],
@@ -104,10 +110,13 @@ describe('searchCapabilities', () => {
     expect(slugs(response)).toEqual([
       'crt',
       'crt-batch-plan',
+      'csv-profile',
       'dns-lookup',
       'html-to-pdf',
+      'image-convert',
       'image-thumbnail',
-      'pdf-text-extract',
+      'pdf-extract-text',
+      'pdf-ocr',
       'pii-redact',
       'whois',
     ]);
@@ -126,7 +135,13 @@ describe('searchCapabilities', () => {
       'crt-batch-plan',
     ]);
     expect(slugs(await search({ category: 'privacy' }))).toEqual(['pii-redact']);
-    expect(slugs(await search({ category: 'documents' }))).toEqual(['html-to-pdf', 'pdf-text-extract']);
+    expect(slugs(await search({ category: 'documents' }))).toEqual([
+      'html-to-pdf',
+      'pdf-extract-text',
+      'pdf-ocr',
+    ]);
+    expect(slugs(await search({ category: 'media' }))).toEqual(['image-convert', 'image-thumbnail']);
+    expect(slugs(await search({ category: 'data' }))).toEqual(['csv-profile']);
     expect(slugs(await search({ category: 'net' }))).toEqual([]);
   });
 

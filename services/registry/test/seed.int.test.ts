@@ -2,7 +2,7 @@ import { type EventPayload, type Subscription, subscribeEvents } from '@svc/bus'
 import type { CapabilityManifest } from '@svc/contracts';
 import { seedCatalog } from '../src/domain/seed';
 import { crtManifest, MANIFESTS } from '../src/manifests';
-import { dnsLookupManifest, pdfTextManifest } from './fixtures';
+import { dnsLookupManifest, pdfOcrManifest } from './fixtures';
 import { type RegistryTestEnv, startTestEnv } from './harness';
 
 /** Every manifest in code, in slug order (the order catalog.changed lists them in). */
@@ -110,22 +110,22 @@ describe('seedCatalog', () => {
   });
 
   test('two replicas seeding at once: each change is applied and announced exactly once', async () => {
-    const manifests = [...MANIFESTS, pdfTextManifest, dnsLookupManifest];
+    const manifests = [...MANIFESTS, pdfOcrManifest, dnsLookupManifest];
     const [a, b] = await Promise.all([seed(manifests), seed(manifests)]);
     const inserted = [...(a?.inserted ?? []), ...(b?.inserted ?? [])].sort();
-    expect(inserted).toEqual(['dns-lookup', 'pdf-text-extract']);
+    expect(inserted).toEqual(['dns-lookup', 'pdf-ocr']);
     expect([...(a?.updated ?? []), ...(b?.updated ?? [])]).toEqual([]);
     await waitForEvents(1);
     const announced = events.flatMap((event) => event.changed_slugs).sort();
-    expect(announced).toEqual(['dns-lookup', 'pdf-text-extract']);
+    expect(announced).toEqual(['dns-lookup', 'pdf-ocr']);
   });
 
   test('a manifest removed from code is kept and reported, not deleted', async () => {
     const warnings: unknown[] = [];
     const logger = { info: () => {}, warn: (obj: unknown) => void warnings.push(obj) };
     const result = await seedCatalog({ prisma: env.prisma, bus: env.bus, logger, manifests: MANIFESTS });
-    expect(result.orphaned.sort()).toEqual(['dns-lookup', 'pdf-text-extract']);
-    expect(warnings).toEqual([{ slugs: expect.arrayContaining(['dns-lookup', 'pdf-text-extract']) }]);
+    expect(result.orphaned.sort()).toEqual(['dns-lookup', 'pdf-ocr']);
+    expect(warnings).toEqual([{ slugs: expect.arrayContaining(['dns-lookup', 'pdf-ocr']) }]);
     expect(await env.prisma.capability.count()).toBe(MANIFESTS.length + 2);
     expect(result.publishedVersion).toBeNull();
   });

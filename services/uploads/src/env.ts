@@ -1,14 +1,58 @@
-import { baseEnv, databaseEnv, type EnvSource, loadEnvOrExit, redisEnv, serviceEnv } from '@svc/config';
+import {
+  baseEnv,
+  databaseEnv,
+  durationMs,
+  type EnvSource,
+  intInRange,
+  loadEnvOrExit,
+  port,
+  redisEnv,
+  serviceEnv,
+} from '@svc/config';
+import { refineStorageEnv, storageEnv } from '@svc/storage';
 import { z } from 'zod';
 
+/**
+ * ARTIFACT_LINK_SECRET: the HMAC key of artifact download links (docs/decisions.md A3). Required,
+ * no default: a guessable key would let anyone forge links. 32+ characters (the launcher writes a
+ * random one to `.data/artifact-link-secret`). A plain string: its value is never echoed.
+ */
+const LinkSecret = z.string().min(32, 'must be at least 32 characters');
+
 /** The uploads service's environment (docs/architecture.md "Ports"); the only place it reads process.env. */
-export const UploadsEnv = z.object({
-  ...baseEnv,
-  ...redisEnv,
-  ...databaseEnv,
-  // HEALTH_PORT (8084: the uploads service's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
-  ...serviceEnv(8084),
-});
+export const UploadsEnv = z
+  .object({
+    ...baseEnv,
+    // REDIS_URL, BUS_PREFIX, RPC_TIMEOUT_MS (ms a registry describe may take before a session is 503).
+    ...redisEnv,
+    // DATABASE_URL, DATABASE_POOL_MAX.
+    ...databaseEnv,
+    // HEALTH_PORT (8084: the uploads service's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
+    ...serviceEnv(8084),
+    // STORAGE_DRIVER (fs | s3), STORAGE_DIR, S3_* (@svc/storage).
+    ...storageEnv,
+    // The internal HTTP port the gateway streams upload bodies and artifact downloads through
+    // (PUT /internal/uploads/:id, GET /internal/artifacts/:id/content); 0 = any free port (tests).
+    DATA_PORT: port(8094, { allowZero: true }),
+    // ms a session (and its token) accepts the PUT: 15 min (decisions U2).
+    UPLOAD_SESSION_TTL_MS: durationMs(15 * 60_000),
+    // ms a complete upload that no run used is kept before its bytes are deleted: 24 h.
+    UPLOAD_RETENTION_MS: durationMs(24 * 3_600_000),
+    // ms after which a PUT's claim is stale (its process died mid-stream) and another PUT may take
+    // it over: 10 min, far beyond streaming 256 MiB on a slow link.
+    UPLOAD_PUT_TIMEOUT_MS: durationMs(10 * 60_000),
+    // ms between two cleanup passes (repeatable job `uploads.cleanup`): 1 min.
+    UPLOAD_CLEANUP_INTERVAL_MS: durationMs(60_000),
+    ARTIFACT_LINK_SECRET: LinkSecret,
+    // ms an artifact download link stays valid after listing: 15 min.
+    ARTIFACT_LINK_TTL_MS: durationMs(15 * 60_000),
+    // Days an artifact is kept after its run completed; unset = kept (runs are never deleted today).
+    ARTIFACT_RETENTION_DAYS: intInRange(1, 36_500).optional(),
+    // ms a registry describe answer is reused for sessions and file checks (as the orchestrator's;
+    // also cleared on `catalog.changed`).
+    CAPABILITY_CACHE_TTL_MS: durationMs(5_000),
+  })
+  .superRefine(refineStorageEnv);
 export type UploadsEnv = z.output<typeof UploadsEnv>;
 
 /** Parses the environment; a bad or missing variable prints which one and exits 1. */

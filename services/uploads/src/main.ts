@@ -1,11 +1,21 @@
-// Uploads process: for now a `rpc.uploads` responder (ping) with health and readiness; upload
-// sessions and object storage arrive with their issue (docs/architecture.md).
-// Wiring only: env → logger → prisma → bus → RPC → health server → runService.
-import { createBus, serveRpc } from '@svc/bus';
+// Uploads process: owns upload sessions, uploads and artifacts (schema `uploads`) and their bytes
+// in object storage (docs/decisions.md U1–U8, A1–A5, "Retention"). Answers `rpc.uploads`
+// (createSession, getUpload, resolveFiles, registerArtifacts, listArtifacts), serves the internal
+// HTTP server the gateway streams upload bodies and artifact downloads through (DATA_PORT), and runs
+// the repeatable `uploads.cleanup` job.
+// Wiring only: env → logger → prisma → bus → store → RPC → internal HTTP server → cleanup
+// scheduler/worker → catalog events → health server.
+import { createBus, createRpcClient, serveRpc, subscribeEvents } from '@svc/bus';
 import { createPrismaClient } from '@svc/db';
 import { createLogger } from '@svc/log';
-import { prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
+import { type Closable, prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
+import { objectStoreFromEnv } from '@svc/storage';
+import { createCapabilityDirectory } from './domain/capability-directory';
+import type { UploadsDeps } from './domain/settings';
 import { loadUploadsEnv } from './env';
+import { startCleanup } from './handlers/cleanup-job';
+import { createInternalApp } from './handlers/internal-app';
+import { listenInternal } from './handlers/internal-server';
 import { uploadsHandlers } from './handlers/rpc';
 
 const SERVICE = 'uploads';
@@ -16,23 +26,62 @@ runService({
   name: SERVICE,
   logger,
   shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-  // Creation order; closed in reverse: health server, RPC responder, bus, Prisma.
+  // Creation order; closed in reverse: health server, catalog subscription, internal HTTP server (PUTs
+  // in flight finish or are cut, keeping nothing), cleanup worker, RPC responder, bus, Prisma.
   start: async () => {
-    // PostgreSQL is a readiness dependency already: the service's own schema comes with its issue.
+    const closables: Closable[] = [];
     const prisma = createPrismaClient(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
+    closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
     const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
-    const rpc = serveRpc(bus, SERVICE, uploadsHandlers());
+    closables.push({ name: 'bus', close: () => bus.close() });
+    const store = objectStoreFromEnv(env);
+    const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const directory = createCapabilityDirectory(
+      async (slug) => (await registry.call('describe', { slug })).capability,
+      env.CAPABILITY_CACHE_TTL_MS,
+    );
+    const deps: UploadsDeps = {
+      prisma,
+      store,
+      directory,
+      logger,
+      settings: {
+        sessionTtlMs: env.UPLOAD_SESSION_TTL_MS,
+        retentionMs: env.UPLOAD_RETENTION_MS,
+        putTimeoutMs: env.UPLOAD_PUT_TIMEOUT_MS,
+        linkSecret: env.ARTIFACT_LINK_SECRET,
+        linkTtlMs: env.ARTIFACT_LINK_TTL_MS,
+        ...(env.ARTIFACT_RETENTION_DAYS === undefined
+          ? {}
+          : { artifactRetentionDays: env.ARTIFACT_RETENTION_DAYS }),
+      },
+    };
+
+    const rpc = serveRpc(bus, SERVICE, uploadsHandlers(deps));
+    closables.push({ name: 'rpc', close: () => rpc.close() });
+    closables.push(await startCleanup(bus, deps, env.UPLOAD_CLEANUP_INTERVAL_MS));
+    // Half the shutdown budget for uploads in flight; the rest closes the workers and connections.
+    const internal = await listenInternal(
+      createInternalApp(deps, logger),
+      {
+        port: env.DATA_PORT,
+        graceMs: Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2),
+        requestTimeoutMs: env.UPLOAD_PUT_TIMEOUT_MS,
+      },
+      logger,
+    );
+    closables.push(internal);
+    // A changed catalog may change a capability's file requirements: describe again.
+    const catalogEvents = subscribeEvents(bus, { 'catalog.changed': () => directory.clear() });
+    closables.push({ name: 'catalog events', close: () => catalogEvents.close() });
+
     const health = await startHealthServer({
       service: SERVICE,
       port: env.HEALTH_PORT,
-      checks: { redis: redisCheck(bus.redis), postgres: prismaCheck(prisma) },
+      checks: { redis: redisCheck(bus.redis), postgres: prismaCheck(prisma), storage: () => store.check() },
       logger,
     });
-    return [
-      { name: 'prisma', close: () => prisma.$disconnect() },
-      { name: 'bus', close: () => bus.close() },
-      { name: 'rpc', close: () => rpc.close() },
-      { name: 'health server', close: () => health.close() },
-    ];
+    closables.push({ name: 'health server', close: () => health.close() });
+    return closables;
   },
 });

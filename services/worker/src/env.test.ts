@@ -127,4 +127,32 @@ describe('WorkerEnv: queue and html-to-pdf settings', () => {
       'WORKER_STALLED_INTERVAL_MS',
     ]);
   });
+
+  it('object storage and pdf-extract-text defaults: the fs store under .data/objects, 30 s steps, 512 MiB', () => {
+    const env = loadEnv(WorkerEnv, {});
+    expect(env).toMatchObject({
+      STORAGE_DRIVER: 'fs',
+      STORAGE_DIR: '.data/objects',
+      PDF_EXTRACT_STEP_TIMEOUT_MS: 30_000,
+      PDF_EXTRACT_THREAD_HEAP_MB: 512,
+    });
+  });
+
+  it.each([
+    [{ STORAGE_DRIVER: 's3', S3_ENDPOINT: 'http://127.0.0.1:9000' }, ['S3_ACCESS_KEY', 'S3_SECRET_KEY']],
+    [
+      { PDF_EXTRACT_THREAD_HEAP_MB: '8', PDF_EXTRACT_STEP_TIMEOUT_MS: 'soon' },
+      ['PDF_EXTRACT_STEP_TIMEOUT_MS', 'PDF_EXTRACT_THREAD_HEAP_MB'],
+    ],
+  ])('names what is wrong or missing in %j', (source, expected) => {
+    let error: unknown;
+    try {
+      loadEnv(WorkerEnv, source);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const variables = error instanceof ConfigError ? error.problems.map((p) => p.variable).sort() : [];
+    expect(variables).toEqual(expected);
+  });
 });

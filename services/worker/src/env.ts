@@ -9,6 +9,7 @@ import {
   serviceEnv,
   urlVar,
 } from '@svc/config';
+import { refineStorageEnv, storageEnv } from '@svc/storage';
 import { z } from 'zod';
 
 /** A runtime name is a segment of a Redis key (`<prefix>:workers:<runtime>:<id>`): no `:`, short. */
@@ -96,20 +97,40 @@ const htmlToPdfEnv = {
   HTML_TO_PDF_TIMEOUT_MS: durationMs(30_000),
 };
 
-/** The worker's environment (docs/architecture.md "Ports"); stateless: no DATABASE_URL. */
-export const WorkerEnv = z.object({
-  ...baseEnv,
-  ...redisEnv,
-  // /healthz, /readyz, /metrics; 0 = any free port, so several workers can run on one host (the
-  // bound port is logged as `{"msg":"listening"}`).
-  ...serviceEnv(8086, { allowZero: true }),
-  // Jobs one worker process runs at once (per queue).
-  WORKER_CONCURRENCY: intInRange(1, 1_000, 4),
-  WORKER_RUNTIMES: runtimes,
-  ...queueEnv,
-  ...crtEnv,
-  ...htmlToPdfEnv,
-});
+/**
+ * pdf-extract-text: pdf.js reads each PDF in a worker thread of its own (domain/pdf/pdf-reader.ts),
+ * bounded in time per step and in heap, so a PDF made to spin or to explode fails `invalid_input`
+ * instead of taking the worker down.
+ */
+const pdfExtractEnv = {
+  // ms: opening a PDF, and reading each page, must finish within this.
+  PDF_EXTRACT_STEP_TIMEOUT_MS: durationMs(30_000),
+  // MiB: V8 heap of one reading thread (one per running pdf-extract-text job).
+  PDF_EXTRACT_THREAD_HEAP_MB: intInRange(64, 8_192, 512),
+};
+
+/**
+ * The worker's environment (docs/architecture.md "Ports"); stateless: no DATABASE_URL. Object
+ * storage (STORAGE_DRIVER…, the same store as the uploads service's) holds the inputs of the file
+ * capabilities and the artifacts runs write.
+ */
+export const WorkerEnv = z
+  .object({
+    ...baseEnv,
+    ...redisEnv,
+    // /healthz, /readyz, /metrics; 0 = any free port, so several workers can run on one host (the
+    // bound port is logged as `{"msg":"listening"}`).
+    ...serviceEnv(8086, { allowZero: true }),
+    // Jobs one worker process runs at once (per queue).
+    WORKER_CONCURRENCY: intInRange(1, 1_000, 4),
+    WORKER_RUNTIMES: runtimes,
+    ...queueEnv,
+    ...crtEnv,
+    ...htmlToPdfEnv,
+    ...pdfExtractEnv,
+    ...storageEnv,
+  })
+  .superRefine(refineStorageEnv);
 export type WorkerEnv = z.output<typeof WorkerEnv>;
 
 /** Parses the environment; a bad or missing variable prints which one and exits 1. */

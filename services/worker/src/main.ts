@@ -1,14 +1,17 @@
 // Worker process: stateless (no database). Consumes job queues (`jobs.system.echo`; the
-// `jobs.capability.*` queues of the runtimes it serves: crt and pii-redact on `node`, html-to-pdf
-// on `browser`), routes cancellation requests to the runs it holds, announces its runtimes with
-// heartbeat keys in Redis, serves /healthz, /readyz, /metrics.
-// Wiring only: env → logger → bus → heartbeat → cancel subscription → job consumers → health server.
+// `jobs.capability.*` queues of the runtimes it serves: crt, pii-redact, pdf-extract-text,
+// image-thumbnail and csv-profile on `node`, html-to-pdf on `browser`), reads input files from and
+// writes artifacts to object storage, routes cancellation requests to the runs it holds, announces
+// its runtimes with heartbeat keys in Redis, serves /healthz, /readyz, /metrics.
+// Wiring only: env → logger → store → bus → heartbeat → cancel subscription → job consumers →
+// health server.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createBus } from '@svc/bus';
 import { createLogger } from '@svc/log';
 import { createMetricsRegistry, redisCheck, runService, startHealthServer } from '@svc/service-kit';
+import { objectStoreFromEnv } from '@svc/storage';
 import { ActiveRuns } from './domain/capability/active-runs';
 import { createCrtRunner } from './domain/crt/crt-runner';
 import { startHeartbeat } from './domain/heartbeat';
@@ -41,6 +44,8 @@ runService({
   // starts before the consumers: its first beat waits for the bus's producer connection, which the
   // crt cache and the run reports use, so the first job does not find it still connecting.
   start: async () => {
+    // No I/O yet: /readyz checks it (the fs directory is writable, the S3 bucket exists).
+    const store = objectStoreFromEnv(env);
     const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
     const heartbeat = await startHeartbeat({
       bus,
@@ -96,13 +101,15 @@ runService({
       activeRuns,
       runCrt,
       renderPdf,
+      store,
+      pdf: { stepTimeoutMs: env.PDF_EXTRACT_STEP_TIMEOUT_MS, maxHeapMb: env.PDF_EXTRACT_THREAD_HEAP_MB },
       observe: createRunMetrics(registry),
       logger,
     });
     const health = await startHealthServer({
       service: SERVICE,
       port: env.HEALTH_PORT,
-      checks: { redis: redisCheck(bus.redis) },
+      checks: { redis: redisCheck(bus.redis), storage: () => store.check() },
       registry,
       logger,
     });

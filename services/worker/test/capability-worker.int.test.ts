@@ -1,4 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import {
   createRedis,
   enqueueJob,
@@ -12,6 +16,7 @@ import {
 } from '@svc/bus';
 import { HtmlToPdfResult, PiiRedactResult } from '@svc/contracts';
 import { createLogger } from '@svc/log';
+import { FsObjectStore } from '@svc/storage';
 import {
   createTestBus,
   type FakeCtProviders,
@@ -27,7 +32,7 @@ import { startWorkerChild, type WorkerChild } from './support/worker-child';
 // enqueues capability jobs, sets cancel keys, publishes cancellation requests and reads the
 // `runs.report` jobs. Covers pii-redact on a node worker, the cancel key, cancelling a running job,
 // a worker killed mid-run (stalled-job recovery on another worker, attempt + 1) and html-to-pdf on a
-// browser worker with the real chromium.
+// browser worker with the real chromium (its PDF an artifact in the fs object store of a temp dir).
 
 /** ms: short BullMQ lock and stall check, so a killed worker's job is picked up within seconds. */
 const LOCK_MS = 2_000;
@@ -40,8 +45,10 @@ let redis: ReturnType<typeof createRedis>;
 const queues: Queue[] = [];
 const children: WorkerChild[] = [];
 const reports: { jobId: string; report: RunReport }[] = [];
+let storageDir: string;
 
 beforeAll(async () => {
+  storageDir = await mkdtemp(path.join(tmpdir(), 'capw-objects-'));
   testBus = createTestBus('capw');
   redis = createRedis(testRedisUrl(), {
     role: 'worker',
@@ -68,6 +75,7 @@ afterAll(async () => {
   await Promise.all(queues.map((queue) => queue.close()));
   await redis?.quit();
   await testBus?.close();
+  if (storageDir) await rm(storageDir, { recursive: true, force: true });
 });
 
 async function startWorker(runtimes: string): Promise<WorkerChild> {
@@ -87,6 +95,8 @@ async function startWorker(runtimes: string): Promise<WorkerChild> {
     CRT_PROVIDER_TIMEOUT_MS: '60000',
     CRT_PROVIDER_ATTEMPTS: '1',
     CRT_RUN_DEADLINE_MS: '120000',
+    STORAGE_DRIVER: 'fs',
+    STORAGE_DIR: storageDir,
   });
   children.push(child);
   return child;
@@ -241,7 +251,22 @@ describe('worker processes: generic capability jobs', () => {
     if (completed.event !== 'completed') throw new Error('unreachable');
     const result = HtmlToPdfResult.parse(completed.result);
     expect(result.pages).toBe(2);
-    expect(Buffer.from(result.pdf_base64, 'base64').subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(result.artifact).toBe('document.pdf');
     expect(completed.metrics).toMatchObject({ provider: 'chromium' });
+    // The PDF is in object storage under the reported key, with the reported size and SHA-256.
+    const key = `artifacts/${runId}/document.pdf`;
+    expect(completed.artifacts).toEqual([
+      {
+        name: 'document.pdf',
+        content_type: 'application/pdf',
+        size_bytes: result.bytes,
+        sha256: result.sha256,
+        storage_key: key,
+      },
+    ]);
+    const pdf = await buffer(await new FsObjectStore({ root: storageDir }).get(key));
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.length).toBe(result.bytes);
+    expect(createHash('sha256').update(pdf).digest('hex')).toBe(result.sha256);
   });
 });

@@ -1,22 +1,34 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { HtmlToPdfInput, HtmlToPdfResult } from '@svc/contracts';
 import { createLogger } from '@svc/log';
+import { FsObjectStore } from '@svc/storage';
 import { RunCancelledError } from '../src/domain/capability/active-runs';
-import { type CapabilityOutcome, RetryableRunError } from '../src/domain/capability/capability-outcome';
+import { RetryableRunError } from '../src/domain/capability/capability-outcome';
+import { createRunStorage } from '../src/domain/capability/run-storage';
 import { BrowserHost } from '../src/domain/html-to-pdf/browser-host';
+import { storeRenderedPdf } from '../src/domain/html-to-pdf/pdf-artifact';
 import { countPdfPages } from '../src/domain/html-to-pdf/pdf-pages';
-import { createPdfRenderer, type PdfRenderer } from '../src/domain/html-to-pdf/render-pdf';
+import {
+  createPdfRenderer,
+  type PdfRenderer,
+  type RenderOutcome,
+} from '../src/domain/html-to-pdf/render-pdf';
 import { type LoopbackServer, startLoopbackServer } from './support/loopback-server';
 
 // The html-to-pdf renderer on the machine's real chromium (CHROMIUM_PATH default /usr/bin/chromium;
 // .ci/run installs it): PDFs, page counts, the network block, timeouts, the size cap, cancellation,
-// a failed launch and a crash.
+// a failed launch and a crash; and the rendered PDF stored as the run's `document.pdf` artifact.
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const logger = createLogger({ service: 'html-to-pdf-test', level: 'silent' });
 let host: BrowserHost;
 let render: PdfRenderer;
 let server: LoopbackServer;
+let storageDir: string;
 const never = new AbortController().signal;
 
 /** A document of many full pages of text: long enough to render that a cancel lands mid-way. */
@@ -29,6 +41,7 @@ const HEAVY_HTML = `<html><body>${Array.from(
 beforeAll(async () => {
   host = new BrowserHost({ executablePath: CHROMIUM_PATH, launchTimeoutMs: 20_000, logger });
   render = createPdfRenderer({ browser: host, timeoutMs: 20_000, logger });
+  storageDir = await mkdtemp(path.join(tmpdir(), 'html-to-pdf-objects-'));
   server = await startLoopbackServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'image/png' });
     response.end();
@@ -38,16 +51,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await host?.close();
   await server?.close();
+  if (storageDir) await rm(storageDir, { recursive: true, force: true });
 });
 
 function input(html: string, extra: Partial<HtmlToPdfInput> = {}) {
   return HtmlToPdfInput.parse({ html, ...extra });
 }
 
-function completed(outcome: CapabilityOutcome): { result: HtmlToPdfResult; pdf: Buffer } {
-  if (outcome.kind !== 'completed') throw new Error(`expected completed, got ${JSON.stringify(outcome)}`);
-  const result = HtmlToPdfResult.parse(outcome.result);
-  return { result, pdf: Buffer.from(result.pdf_base64, 'base64') };
+function completed(outcome: RenderOutcome): { result: { pages: number }; pdf: Buffer } {
+  if (outcome.kind !== 'rendered') throw new Error(`expected a rendered PDF, got ${JSON.stringify(outcome)}`);
+  return { result: { pages: outcome.pages }, pdf: outcome.pdf };
 }
 
 async function openContexts(): Promise<number> {
@@ -55,13 +68,38 @@ async function openContexts(): Promise<number> {
 }
 
 describe('html-to-pdf renderer (real chromium)', () => {
-  it('renders a simple document to a one-page PDF whose figures match its bytes', async () => {
-    const { result, pdf } = completed(await render(input('<h1>Invoice</h1><p>Total: 10 EUR</p>'), never));
+  it('renders a simple document to a one-page PDF, stored as document.pdf whose figures match its bytes', async () => {
+    const rendered = await render(input('<h1>Invoice</h1><p>Total: 10 EUR</p>'), never);
+    const { result: render1, pdf } = completed(rendered);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    expect(result.pages).toBe(1);
-    expect(result.bytes).toBe(pdf.length);
-    expect(result.sha256).toBe(createHash('sha256').update(pdf).digest('hex'));
+    expect(render1.pages).toBe(1);
     expect(await openContexts()).toBe(0);
+
+    if (rendered.kind !== 'rendered') throw new Error('unreachable');
+    const store = new FsObjectStore({ root: storageDir });
+    const runId = randomUUID();
+    const outcome = await storeRenderedPdf(rendered, createRunStorage(store, runId));
+    if (outcome.kind !== 'completed') throw new Error(`expected completed, got ${JSON.stringify(outcome)}`);
+    const result = HtmlToPdfResult.parse(outcome.result);
+    const sha256 = createHash('sha256').update(pdf).digest('hex');
+    expect(result).toEqual({
+      content_type: 'application/pdf',
+      bytes: pdf.length,
+      pages: 1,
+      sha256,
+      artifact: 'document.pdf',
+    });
+    expect(outcome.artifacts).toEqual([
+      {
+        name: 'document.pdf',
+        content_type: 'application/pdf',
+        size_bytes: pdf.length,
+        sha256,
+        storage_key: `artifacts/${runId}/document.pdf`,
+      },
+    ]);
+    const stored = await buffer(await store.get(`artifacts/${runId}/document.pdf`));
+    expect(stored.equals(pdf)).toBe(true);
   });
 
   it('counts a forced page break as a second page', async () => {

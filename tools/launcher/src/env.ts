@@ -12,6 +12,7 @@ import {
 import {
   DEFAULT_GATEWAY_PORT,
   DEFAULT_HEALTH_PORTS,
+  DEFAULT_UPLOADS_DATA_PORT,
   resolveDataDir,
   SERVICE_NAMES,
   type ServiceName,
@@ -43,6 +44,12 @@ export const LauncherEnv = z.object({
   BUS_PREFIX: redisEnv.BUS_PREFIX,
   PORT: port(DEFAULT_GATEWAY_PORT),
   ...healthPortOverrides,
+  // The uploads service's internal HTTP port (its DATA_PORT; the gateway's UPLOADS_URL points at it).
+  UPLOADS_DATA_PORT: port(DEFAULT_UPLOADS_DATA_PORT),
+  // Object storage: unset STORAGE_DIR with the fs driver means <DATA_DIR>/objects (passed through otherwise).
+  STORAGE_DIR: z.string().min(1).optional(),
+  // Unset: <DATA_DIR>/artifact-link-secret, made on first start (local-secrets.ts).
+  ARTIFACT_LINK_SECRET: z.string().min(32).optional(),
   // ms: how long a service has to exit after SIGTERM before it is SIGKILLed.
   LAUNCHER_STOP_TIMEOUT_MS: durationMs(10_000),
   // Read to choose the worker's runtimes (worker-runtimes.ts); both still reach the worker untouched.
@@ -60,6 +67,11 @@ export interface LauncherSettings {
   logLevel: string;
   port: number;
   healthPorts: Record<ServiceName, number>;
+  uploadsDataPort: number;
+  /** STORAGE_DIR when the operator set it. */
+  storageDir: string | undefined;
+  /** ARTIFACT_LINK_SECRET when the operator set it. */
+  artifactLinkSecret: string | undefined;
   stopTimeoutMs: number;
   /** WORKER_RUNTIMES when the operator set it. */
   workerRuntimes: string | undefined;
@@ -91,6 +103,9 @@ export function loadLauncherSettings(rootDir: string, source: EnvSource = proces
     logLevel: env.LOG_LEVEL,
     port: env.PORT,
     healthPorts: healthPortsFrom(env),
+    uploadsDataPort: env.UPLOADS_DATA_PORT,
+    storageDir: env.STORAGE_DIR,
+    artifactLinkSecret: env.ARTIFACT_LINK_SECRET,
     stopTimeoutMs: env.LAUNCHER_STOP_TIMEOUT_MS,
     workerRuntimes: env.WORKER_RUNTIMES,
     chromiumPath: env.CHROMIUM_PATH,

@@ -28,6 +28,7 @@ import {
 import { devKeyLines, readyLines } from './banner';
 import { devKeyPath, ensureDevKey } from './dev-key';
 import { healthPortVariable, loadLauncherSettings } from './env';
+import { artifactLinkSecretPath, ensureArtifactLinkSecret } from './local-secrets';
 import { launcherLog, PrefixedOutput } from './output';
 import { waitUntilReady } from './readiness';
 import { type ChildSpec, Supervisor } from './supervisor';
@@ -45,6 +46,8 @@ const dataDir = settings.dataDir;
 const keyFile = devKeyPath(dataDir);
 const postgresDir = path.join(dataDir, 'postgres');
 const redisDir = path.join(dataDir, 'redis');
+// Object storage of the fs driver (uploads and artifacts), unless STORAGE_DIR says otherwise.
+const storageDir = settings.storageDir ?? path.join(dataDir, 'objects');
 /** A path as the user types it from the workspace root (relative when inside it, else absolute). */
 const shown = (file: string): string => displayPath(rootDir, file);
 const gatewayUrl = `http://localhost:${settings.port}`;
@@ -130,6 +133,9 @@ function refuseSecondLauncher(): void {
 async function checkPortsFree(): Promise<void> {
   const taken: string[] = [];
   if (await tcpAnswers('127.0.0.1', settings.port)) taken.push(`${settings.port} (PORT, gateway)`);
+  if (await tcpAnswers('127.0.0.1', settings.uploadsDataPort)) {
+    taken.push(`${settings.uploadsDataPort} (UPLOADS_DATA_PORT, uploads)`);
+  }
   for (const name of SERVICE_NAMES) {
     const port = settings.healthPorts[name];
     if (await tcpAnswers('127.0.0.1', port)) {
@@ -141,10 +147,12 @@ async function checkPortsFree(): Promise<void> {
   }
 }
 
-/** The ports of one service: its HEALTH_PORT, and PORT for the gateway. */
+/** The ports of one service: its HEALTH_PORT, PORT for the gateway, DATA_PORT for uploads. */
 function servicePorts(name: ServiceName): ServicePorts {
   const healthPort = settings.healthPorts[name];
-  return name === 'gateway' ? { port: settings.port, healthPort } : { healthPort };
+  if (name === 'gateway') return { port: settings.port, healthPort };
+  if (name === 'uploads') return { healthPort, dataPort: settings.uploadsDataPort };
+  return { healthPort };
 }
 
 function childSpec(
@@ -152,6 +160,7 @@ function childSpec(
   databaseUrl: string,
   redisUrl: string,
   workerRuntimes: string | undefined,
+  artifactLinkSecret: string,
 ): ChildSpec {
   const env: NodeJS.ProcessEnv = {
     ...settings.passThrough,
@@ -159,7 +168,10 @@ function childSpec(
     REDIS_URL: redisUrl,
     BUS_PREFIX: settings.busPrefix,
     LOG_LEVEL: settings.logLevel,
+    STORAGE_DIR: storageDir,
+    UPLOADS_URL: `http://127.0.0.1:${settings.uploadsDataPort}`,
   };
+  if (name === 'uploads') env.ARTIFACT_LINK_SECRET = artifactLinkSecret;
   delete env.PORT; // only the gateway's: set below, never inherited
   Object.assign(env, portEnv(servicePorts(name)));
   if (name === 'worker' && workerRuntimes !== undefined) env.WORKER_RUNTIMES = workerRuntimes;
@@ -204,8 +216,9 @@ async function startUp(): Promise<void> {
   });
   if (runtimes.note?.level === 'warn') log.warn(runtimes.note.text);
   else if (runtimes.note !== undefined) log.info(runtimes.note.text);
+  const linkSecret = settings.artifactLinkSecret ?? ensureArtifactLinkSecret(artifactLinkSecretPath(dataDir));
   supervisor = new Supervisor(
-    SERVICE_NAMES.map((name) => childSpec(name, postgres.url, redis.url, runtimes.runtimes)),
+    SERVICE_NAMES.map((name) => childSpec(name, postgres.url, redis.url, runtimes.runtimes, linkSecret)),
     {
       line: (name, stream, text) => output.line(name, stream, text),
       info: (message) => log.info(message),

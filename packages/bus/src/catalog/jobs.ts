@@ -1,9 +1,14 @@
 import {
   CRT_MAX_LIMIT,
+  CsvProfileInput,
   DateTime,
   Hostname,
   HtmlToPdfInput,
+  ImageThumbnailInput,
+  PdfExtractTextInput,
   PiiRedactInput,
+  ProducedArtifact,
+  ResolvedFile,
   RUN_ERROR_CODES,
   RunError,
   Uuid,
@@ -88,6 +93,8 @@ export const RunReport = z.discriminatedUnion('event', [
     /** The capability result (crt: CrtResult, at most 1000 observations). */
     result: z.record(z.string(), z.unknown()),
     metrics: RunMetrics.optional(),
+    /** Files the run wrote to object storage (registered by the orchestrator before it shows completed). */
+    artifacts: z.array(ProducedArtifact).max(100).optional(),
   }),
   z.object({ event: z.literal('failed'), ...ReportBase, error: RunError, metrics: RunMetrics.optional() }),
   /** The handler stopped on a cancellation request (spec §4.10: cooperative). */
@@ -144,6 +151,38 @@ export const jobCatalog = {
     result: CapabilityJobResult,
     options: capabilityJobOptions,
   },
+  /** Queue `jobs.capability.pdf-extract-text`: text per page of one uploaded PDF (runtime node). */
+  'capability.pdf-extract-text': {
+    payload: z.object({ run_id: Uuid, input: PdfExtractTextInput, files: z.array(ResolvedFile).length(1) }),
+    result: CapabilityJobResult,
+    options: capabilityJobOptions,
+  },
+  /** Queue `jobs.capability.image-thumbnail`: thumbnails of uploaded images with sharp (runtime node). */
+  'capability.image-thumbnail': {
+    payload: z.object({ run_id: Uuid, input: ImageThumbnailInput, files: z.array(ResolvedFile).min(1) }),
+    result: CapabilityJobResult,
+    options: capabilityJobOptions,
+  },
+  /** Queue `jobs.capability.csv-profile`: a streamed profile of one uploaded CSV (runtime node). */
+  'capability.csv-profile': {
+    payload: z.object({ run_id: Uuid, input: CsvProfileInput, files: z.array(ResolvedFile).length(1) }),
+    result: CapabilityJobResult,
+    options: capabilityJobOptions,
+  },
+  /**
+   * Queue `jobs.uploads.cleanup`: a repeatable job (uploads service) that expires sessions never
+   * uploaded, deletes the bytes of complete uploads no run used after their retention, and artifacts
+   * past ARTIFACT_RETENTION_DAYS (when set). Idempotent: a pass only touches what is due.
+   */
+  'uploads.cleanup': {
+    payload: z.object({}),
+    result: z.object({
+      expired_sessions: z.number().int().min(0),
+      deleted_uploads: z.number().int().min(0),
+      deleted_artifacts: z.number().int().min(0),
+    }),
+    options: { attempts: 1, ...retention },
+  },
   /**
    * Queue `jobs.wallet.settle`: orchestrator → wallet, once a paid run is final: `capture` its hold
    * (completed) or `release` it (failed, cancelled, or a hold whose run was never recorded). Job id
@@ -180,6 +219,9 @@ export const CAPABILITY_JOBS = {
   crt: 'capability.crt',
   'pii-redact': 'capability.pii-redact',
   'html-to-pdf': 'capability.html-to-pdf',
+  'pdf-extract-text': 'capability.pdf-extract-text',
+  'image-thumbnail': 'capability.image-thumbnail',
+  'csv-profile': 'capability.csv-profile',
 } as const satisfies Record<string, JobName>;
 export type CapabilityJobName = (typeof CAPABILITY_JOBS)[keyof typeof CAPABILITY_JOBS];
 

@@ -1,4 +1,5 @@
 import {
+  Artifact,
   BalanceResponse,
   CapabilityInputObject,
   ClientType,
@@ -9,12 +10,17 @@ import {
   ListCapabilitiesQuery,
   ListCapabilitiesResponse,
   PriceDetail,
+  ProducedArtifact,
   Quote,
+  ResolvedFile,
   RunLedger,
   RunReceiptResponse,
   RunRecord,
   Slug,
   SpendDiagnosticsResponse,
+  UploadId,
+  UploadRecord,
+  UploadSessionInput,
   UsageStatementQuery,
   UsageStatementResponse,
   UsdAmount,
@@ -152,6 +158,52 @@ export const OpenHoldsResponse = z.object({
   holds: z.array(z.object({ run_id: Uuid, client_id: Uuid, created_at: DateTime })),
 });
 
+/**
+ * `uploads.createSession` (spec §4.6): checks the file against the capability's file requirements
+ * (describe) and the platform ceiling, stores the session with the token's hash, and answers the
+ * token once. The gateway builds `upload_url` from its public base URL and the id.
+ */
+export const CreateUploadSessionRequest = z.object({
+  client_id: Uuid,
+  slug: Slug,
+  input: UploadSessionInput,
+  client_type: ClientType,
+});
+export const CreateUploadSessionResponse = z.object({
+  upload_token: z.string(),
+  upload: UploadRecord,
+});
+
+/**
+ * `uploads.resolveFiles`: the uploads a quote or run input names, checked (404 unknown or another
+ * client's, 409 not complete or expired, 422 made for another capability). With `run_id` they are
+ * marked used by that run (kept while the run is). Answers in the order asked.
+ */
+export const ResolveFilesRequest = z.object({
+  client_id: Uuid,
+  slug: Slug,
+  upload_ids: z.array(UploadId).max(100),
+  run_id: Uuid.optional(),
+});
+export const ResolveFilesResponse = z.object({ files: z.array(ResolvedFile) });
+
+/** `uploads.registerArtifacts`: a completed run's artifacts (idempotent: unique run and name). */
+export const RegisterArtifactsRequest = z.object({
+  client_id: Uuid,
+  run_id: Uuid,
+  artifacts: z.array(ProducedArtifact).max(100),
+});
+
+/**
+ * `uploads.listArtifacts`: the run's artifacts with download links signed for `client_id`
+ * (`base_url` is the gateway's public base; the caller checked that the client owns the run).
+ */
+export const ListArtifactsRequest = z.object({
+  client_id: Uuid,
+  run_id: Uuid,
+  base_url: z.url(),
+});
+
 export const rpcCatalog = {
   registry: {
     ping,
@@ -184,8 +236,19 @@ export const rpcCatalog = {
     /** The run (404 as getRun), its quote and its ledger lines (from the wallet). */
     receipt: { request: z.object({ client_id: Uuid, run_id: Uuid }), response: RunReceiptResponse },
   },
-  // Filled from later issues; listed now so launchers and health probes can ping them.
-  uploads: { ping },
+  uploads: {
+    ping,
+    createSession: { request: CreateUploadSessionRequest, response: CreateUploadSessionResponse },
+    /** The upload if `client_id` owns it; 404 otherwise (same as unknown). */
+    getUpload: { request: z.object({ client_id: Uuid, upload_id: UploadId }), response: UploadRecord },
+    resolveFiles: { request: ResolveFilesRequest, response: ResolveFilesResponse },
+    registerArtifacts: {
+      request: RegisterArtifactsRequest,
+      response: z.object({ registered: z.number().int().min(0) }),
+    },
+    listArtifacts: { request: ListArtifactsRequest, response: z.object({ artifacts: z.array(Artifact) }) },
+  },
+  // Filled from a later issue; listed now so launchers and health probes can ping it.
   vault: { ping },
 } as const satisfies Record<string, Record<string, RpcMethod> & { ping: RpcMethod }>;
 

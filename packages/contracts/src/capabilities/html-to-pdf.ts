@@ -2,8 +2,11 @@ import { z } from 'zod';
 
 /** Largest HTML document one run takes, in bytes of UTF-8 (500 KB). */
 export const HTML_MAX_BYTES = 500_000;
-/** Largest PDF a run returns, in bytes (8 MiB; base64 in the result until artifacts arrive). */
+/** Largest PDF a run produces, in bytes (8 MiB). */
 export const PDF_MAX_BYTES = 8 * 1024 * 1024;
+
+/** Name of the PDF artifact of a run. */
+export const PDF_ARTIFACT = 'document.pdf';
 
 /** Input of `html-to-pdf` (requires_worker, runtime `browser`). */
 export const HtmlToPdfInput = z
@@ -32,7 +35,8 @@ export const HtmlToPdfResult = z
     bytes: z.number().int().min(1).max(PDF_MAX_BYTES),
     pages: z.number().int().min(1),
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
-    pdf_base64: z.string().describe('The PDF, base64.'),
+    /** Name of the artifact holding the PDF (spec §4.9); version 2.0.0 replaced the base64 field. */
+    artifact: z.literal(PDF_ARTIFACT),
   })
   .strict();
 export type HtmlToPdfResult = z.infer<typeof HtmlToPdfResult>;

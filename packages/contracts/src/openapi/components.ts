@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { BalanceResponse, WhoAmIResponse } from '../account';
+import { Artifact, ArtifactManifestResponse } from '../artifacts';
 import {
   CapabilityExecution,
   CapabilityRecord,
@@ -31,6 +32,15 @@ import {
 import { PriceDetail } from '../pricing';
 import { Quote, QuoteExecution, QuoteRequest, QuoteResponse, WalletClearance } from '../quote';
 import { RunError, RunRecord, RunRequest, RunStartResponse, RunStatusResponse } from '../run';
+import {
+  FileFacts,
+  UploadRecord,
+  UploadResponse,
+  UploadSessionInput,
+  UploadSessionRequest,
+  UploadSessionResponse,
+  UploadStatus,
+} from '../uploads';
 
 /**
  * Named schemas under `components.schemas`. Every use of one of these exact zod instances in an
@@ -81,4 +91,13 @@ export const componentSchemas: Readonly<Record<string, { schema: z.ZodType; io: 
   CapabilityUsage: { schema: CapabilityUsage, io: 'output' },
   UsageStatementResponse: { schema: UsageStatementResponse, io: 'output' },
   SpendDiagnosticsResponse: { schema: SpendDiagnosticsResponse, io: 'output' },
+  UploadSessionInput: { schema: UploadSessionInput, io: 'input' },
+  UploadSessionRequest: { schema: UploadSessionRequest, io: 'input' },
+  UploadStatus: { schema: UploadStatus, io: 'output' },
+  FileFacts: { schema: FileFacts, io: 'output' },
+  UploadRecord: { schema: UploadRecord, io: 'output' },
+  UploadSessionResponse: { schema: UploadSessionResponse, io: 'output' },
+  UploadResponse: { schema: UploadResponse, io: 'output' },
+  Artifact: { schema: Artifact, io: 'output' },
+  ArtifactManifestResponse: { schema: ArtifactManifestResponse, io: 'output' },
 };

@@ -2,6 +2,7 @@ import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { API_VERSION } from '../common';
 import { keepOpenObjectsOpen } from '../json-schema';
 import { accountOperations } from './account-operations';
+import { artifactOperations } from './artifact-operations';
 import { capabilityOperations } from './capability-operations';
 import { componentSchemas } from './components';
 import { type ApiOperation, toOpenApiOperation } from './operation';
@@ -9,12 +10,15 @@ import { quoteRunOperations } from './quote-run-operations';
 import { runOperations } from './run-operations';
 import { operationsByScope, scopeTableMarkdown } from './scope-table';
 import { systemOperations } from './system-operations';
+import { uploadOperations } from './upload-operations';
 
 /** Every REST operation. A new resource adds its `*-operations.ts` list here, nothing else. */
 export const apiOperations: readonly ApiOperation[] = [
   ...capabilityOperations,
   ...quoteRunOperations,
   ...runOperations,
+  ...uploadOperations,
+  ...artifactOperations,
   ...accountOperations,
   ...systemOperations,
 ];
@@ -62,6 +66,15 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = apiOp
             type: 'http',
             scheme: 'bearer',
             description: 'API key: `Authorization: Bearer <API_KEY>`.',
+          },
+          // Spec §4.7, §5.4: the upload PUT is authorized by the session's own token, not a key.
+          uploadToken: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'upl_ followed by 43 base62 characters',
+            description:
+              'Upload token of one upload session (`upload_token` of POST /api/capabilities/{slug}/upload-session): ' +
+              '`Authorization: Bearer <UPLOAD_TOKEN>`. Authorizes the PUT of that upload only; never reused, never logged.',
           },
         },
       },

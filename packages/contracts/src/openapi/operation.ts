@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type {
+  ZodOpenApiContentObject,
   ZodOpenApiOperationObject,
   ZodOpenApiParameters,
   ZodOpenApiResponseObject,
@@ -37,6 +38,32 @@ export interface JsonResponse {
 }
 
 /**
+ * A response of raw bytes (a file download): the media types it may come in (`*\/*`: whatever the
+ * file is) instead of a JSON schema. OpenAPI 3.1 describes raw binary content by its media type
+ * alone, without a schema ("Working with binary data").
+ */
+export interface BinaryResponse {
+  description: string;
+  binary: readonly string[];
+  headers?: z.ZodObject;
+}
+
+/** A request body: JSON checked by `schema`, or raw bytes in one of the `binary` media types. */
+export type RequestBody =
+  | { schema: z.ZodType; description?: string }
+  | { binary: readonly string[]; description: string };
+
+/**
+ * Who may call an operation. `public`: no security requirement (spec §4: list and describe).
+ * `key`: bearer API key with `scopes` (empty: any valid key). `upload-token`: the dedicated upload
+ * token of an upload session as bearer, never an API key (spec §4.7, §5.4); no scopes.
+ */
+export type OperationAuth =
+  | { kind: 'public' }
+  | { kind: 'key'; scopes: readonly Scope[] }
+  | { kind: 'upload-token' };
+
+/**
  * One REST operation, declared once in the resource's `*-operations.ts` file and turned into the
  * OpenAPI document by buildOpenApiDocument(). `auth` drives both the security requirement and the
  * `x-required-scopes` extension, so the document and the gateway's scope check can share it.
@@ -49,11 +76,10 @@ export interface ApiOperation {
   summary: string;
   description?: string;
   tags: string[];
-  /** `public`: no security requirement (spec §4: list and describe). `key`: bearer API key. */
-  auth: { kind: 'public' } | { kind: 'key'; scopes: readonly Scope[] };
+  auth: OperationAuth;
   params?: ZodOpenApiParameters;
-  body?: { schema: z.ZodType; description?: string };
-  success: JsonResponse & { status: 200 | 201 | 202 };
+  body?: RequestBody;
+  success: (JsonResponse | BinaryResponse) & { status: 200 | 201 | 202 };
   /**
    * Responses with a body other than ErrorResponse: a second success status (the crt run answers
    * 202 when it outlives the wait; a capability run 200 when it is already finished or replayed) or
@@ -82,6 +108,47 @@ function jsonResponse({ description, schema, headers }: JsonResponse): ZodOpenAp
   };
 }
 
+/** Media types of raw bytes: an empty media type object each (no schema: the bytes are the content). */
+function binaryContent(mediaTypes: readonly string[]): ZodOpenApiContentObject {
+  return Object.fromEntries(mediaTypes.map((type) => [type, {}]));
+}
+
+function successResponse(success: JsonResponse | BinaryResponse): ZodOpenApiResponseObject {
+  if ('schema' in success) return jsonResponse(success);
+  return {
+    description: success.description,
+    content: binaryContent(success.binary),
+    ...(success.headers ? { headers: success.headers } : {}),
+  };
+}
+
+/** The security requirement of each kind of auth, by the scheme names of document.ts. */
+function securityOf(auth: OperationAuth): Array<Record<string, string[]>> {
+  switch (auth.kind) {
+    case 'public':
+      // An explicit empty list overrides the document's global bearerAuth requirement.
+      return [];
+    case 'key':
+      return [{ bearerAuth: [] }];
+    case 'upload-token':
+      return [{ uploadToken: [] }];
+  }
+}
+
+function authSentence(auth: OperationAuth): string {
+  switch (auth.kind) {
+    case 'public':
+      return 'No authentication.';
+    case 'key':
+      return scopeSentence(auth.scopes);
+    case 'upload-token':
+      return (
+        'Requires the upload token of the session (`Authorization: Bearer upl_...`), not an API key: ' +
+        'an API key here is refused with 401.'
+      );
+  }
+}
+
 /** A three-digit HTTP status as a key of an OpenAPI responses object. */
 function isStatusKey(key: string): key is `${1 | 2 | 3 | 4 | 5}${string}` {
   return /^[1-5][0-9][0-9]$/.test(key);
@@ -89,7 +156,7 @@ function isStatusKey(key: string): key is `${1 | 2 | 3 | 4 | 5}${string}` {
 
 /** Renders one ApiOperation as a zod-openapi operation object. */
 export function toOpenApiOperation(op: ApiOperation): ZodOpenApiOperationObject {
-  const responses: ZodOpenApiResponsesObject = { [`${op.success.status}`]: jsonResponse(op.success) };
+  const responses: ZodOpenApiResponsesObject = { [`${op.success.status}`]: successResponse(op.success) };
   for (const status of op.errors) {
     const description = op.errorNotes?.[status] ?? ERROR_DESCRIPTIONS[status];
     responses[`${status}`] = jsonResponse({ description, schema: ErrorResponse });
@@ -103,23 +170,23 @@ export function toOpenApiOperation(op: ApiOperation): ZodOpenApiOperationObject 
   for (const [status, response] of Object.entries(op.otherResponses ?? {})) {
     if (response && isStatusKey(status)) responses[status] = jsonResponse(response);
   }
-  const authText = op.auth.kind === 'public' ? 'No authentication.' : scopeSentence(op.auth.scopes);
   const operation: ZodOpenApiOperationObject = {
     operationId: op.operationId,
     summary: op.summary,
-    description: [op.description, authText].filter(Boolean).join('\n\n'),
+    description: [op.description, authSentence(op.auth)].filter(Boolean).join('\n\n'),
     tags: op.tags,
     responses,
-    // An explicit empty list overrides the document's global bearerAuth requirement.
-    security: op.auth.kind === 'public' ? [] : [{ bearerAuth: [] }],
-    'x-required-scopes': op.auth.kind === 'public' ? [] : [...op.auth.scopes],
+    security: securityOf(op.auth),
+    'x-required-scopes': op.auth.kind === 'key' ? [...op.auth.scopes] : [],
   };
   if (op.params) operation.requestParams = op.params;
   if (op.body) {
+    const { body } = op;
     operation.requestBody = {
       required: true,
-      ...(op.body.description ? { description: op.body.description } : {}),
-      content: { 'application/json': { schema: op.body.schema } },
+      ...(body.description ? { description: body.description } : {}),
+      content:
+        'schema' in body ? { 'application/json': { schema: body.schema } } : binaryContent(body.binary),
     };
   }
   return operation;

@@ -34,16 +34,18 @@ function cell(labels: readonly string[]): string {
 
 /**
  * The scope table as Markdown (for `info.description`): public operations, operations any valid key
- * may call, then one row per scope.
+ * may call, operations authorized by an upload token instead of a key, then one row per scope.
  */
 export function scopeTableMarkdown(operations: readonly ApiOperation[]): string {
   const publicOps = operations.filter((op) => op.auth.kind === 'public').map(operationLabel);
   const anyKey = operations
     .filter((op) => op.auth.kind === 'key' && op.auth.scopes.length === 0)
     .map(operationLabel);
+  const uploadToken = operations.filter((op) => op.auth.kind === 'upload-token').map(operationLabel);
   const rows = [
     `| (none) | ${cell(publicOps)} |`,
     `| any valid key | ${cell(anyKey)} |`,
+    ...(uploadToken.length > 0 ? [`| upload token (no API key) | ${cell(uploadToken)} |`] : []),
     ...operationsByScope(operations).map((row) => `| \`${row.scope}\` | ${cell(row.operations)} |`),
   ];
   return ['| Scope | Operations |', '|---|---|', ...rows].join('\n');

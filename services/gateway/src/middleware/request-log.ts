@@ -1,10 +1,20 @@
-import type { Logger } from '@svc/log';
+import { type Logger, REDACTED } from '@svc/log';
 import type { NextFunction, Request } from 'express';
 import type { GatewayResponse } from '../locals';
 import { resolveRequestId } from './request-id';
 
 // Probes hit these every few seconds; a line per probe would drown the useful ones.
 const QUIET_PATHS = new Set(['/healthz', '/readyz']);
+
+// Query parameters whose value is a credential: an artifact link's `signature` lets the client it
+// was signed for download the artifact until the link expires (decisions, Artifacts). Kept out of the
+// log like keys and tokens (decisions S3); the rest of the URL stays for debugging.
+const SECRET_QUERY_VALUES = /([?&]signature=)[^&#]*/gi;
+
+/** The URL as logged: `signature=` values replaced (API keys and upload tokens are scrubbed by @svc/log). */
+export function loggedUrl(url: string): string {
+  return url.replace(SECRET_QUERY_VALUES, `$1${REDACTED}`);
+}
 
 /**
  * 4xx are the client's business (the body tells them): info. 503/504 mean a backing service is down
@@ -57,7 +67,7 @@ export function requestLog(logger: Logger) {
       if (!logger.isLevelEnabled(level)) return;
       const line = {
         request_id: requestId,
-        req: { method: req.method, url: req.originalUrl },
+        req: { method: req.method, url: loggedUrl(req.originalUrl) },
         res: { statusCode: status },
         duration_ms: Math.round(performance.now() - startedAt),
       };

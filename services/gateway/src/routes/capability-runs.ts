@@ -13,7 +13,7 @@ import { parseRequest } from '../middleware/validate';
  * malformed run id is 422 `run_id: must be a UUID` without an orchestrator call; a run of another
  * client is the orchestrator's 404 `unknown run: <id>`, the same as for a run that does not exist
  * (spec §5.5, decisions C7). Every answer is about one client's run as it stands: `no-store`.
- * Artifacts (§4.9) join this router with the uploads issue.
+ * A run's artifacts (§4.9) are listed by artifacts.ts, mounted at the same path.
  */
 export function capabilityRunsRouter(kit: RouteKit, orchestrator: RunOrchestrator): Router {
   const router = Router();

@@ -111,9 +111,10 @@ describe('requires_worker (html-to-pdf, runtime browser)', () => {
     try {
       const done = await waitForStatus(qf.stack, client.apiKey, started.run_id, 'completed', 60_000);
       const result = HtmlToPdfResult.parse(done.result);
-      const pdf = Buffer.from(result.pdf_base64, 'base64');
-      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-      expect(result.bytes).toBe(pdf.length);
+      // Version 2.0.0: the PDF is the run's artifact (its download is tested with the artifacts).
+      expect(result.artifact).toBe('document.pdf');
+      expect(result.bytes).toBeGreaterThan(0);
+      expect(result.sha256).toMatch(/^[0-9a-f]{64}$/);
       expect(result.pages).toBe(2);
       const receipt = await waitForSettled(qf.stack, client.apiKey, started.run_id);
       expect(receipt.ledger.lines.map((line) => [line.kind, line.amount_usd])).toEqual([

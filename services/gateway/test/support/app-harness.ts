@@ -8,6 +8,8 @@ import { RunWaiter } from '../../src/domain/run-waiter';
 import type { AuthContext } from '../../src/locals';
 import type { RequestSample } from '../../src/middleware/metrics';
 import { FakeOrchestrator } from './fake-orchestrator';
+import { FakeUploads } from './fake-uploads';
+import { type FakeUploadsData, startFakeUploadsData } from './fake-uploads-data';
 import { FakeWallet } from './fake-wallet';
 import { crtDescription, searchAnswer } from './fixtures';
 
@@ -51,6 +53,10 @@ export interface AppHarness {
     payer: string;
     /** billing:read of the other client. */
     otherBilling: string;
+    /** uploads:write only. */
+    uploader: string;
+    /** artifacts:read only. */
+    artifactReader: string;
   };
   readonly registry: { searches: number; describes: number; down: boolean };
   /** A new key of the real format with exactly `scopes` (for the caller's client unless told). */
@@ -59,6 +65,10 @@ export interface AppHarness {
   readonly orchestrator: FakeOrchestrator;
   /** The fake wallet behind the account routes (unless `overrides.wallet` replaced it). */
   readonly wallet: FakeWallet;
+  /** The fake uploads RPC behind the session, upload and manifest routes (unless overridden). */
+  readonly uploads: FakeUploads;
+  /** The loopback server standing in for the uploads service's internal port (UPLOADS_URL). */
+  readonly uploadsData: FakeUploadsData;
   /** The real RunWaiter over the fake orchestrator, fed its `run.finished` notifications. */
   readonly waiter: RunWaiter;
   fetch(path: string, init?: RequestInit): Promise<Response>;
@@ -76,8 +86,12 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
   const quoter = issue(keys, ['capabilities:quote']);
   const payer = issue(keys, ['capabilities:quote', 'capabilities:run', 'billing:read']);
   const otherBilling = issue(keys, ['billing:read'], OTHER_CLIENT_ID);
+  const uploader = issue(keys, ['uploads:write']);
+  const artifactReader = issue(keys, ['artifacts:read']);
   const orchestrator = new FakeOrchestrator();
   const wallet = new FakeWallet();
+  const uploads = new FakeUploads();
+  const uploadsData = await startFakeUploadsData(uploads);
   const waiter = new RunWaiter({
     getRun: (clientId, runId) => orchestrator.getRun(clientId, runId),
     pollIntervalMs: HARNESS_POLL_INTERVAL_MS,
@@ -120,6 +134,8 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
     catalog,
     wallet,
     orchestrator,
+    uploads,
+    uploadsData: { baseUrl: uploadsData.url, connectTimeoutMs: 1_000 },
     runWaiter: waiter,
     crtRunWaitMs: 5_000,
     readiness: async () => ready,
@@ -148,18 +164,20 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
     },
     rawLogs,
     samples,
-    keys: { billing, plain, runner, otherRunner, quoter, payer, otherBilling },
+    keys: { billing, plain, runner, otherRunner, quoter, payer, otherBilling, uploader, artifactReader },
     issueKey: (scopes, clientId) => issue(keys, scopes, clientId),
     registry,
     orchestrator,
     wallet,
+    uploads,
+    uploadsData,
     waiter,
     fetch: (path, init) => fetch(`${url}${path}`, init),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        waiter.close();
-        server.closeAllConnections();
-        server.close((err) => (err ? reject(err) : resolve()));
-      }),
+    close: async () => {
+      waiter.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+      await uploadsData.close();
+    },
   };
 }

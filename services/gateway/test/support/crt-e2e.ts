@@ -39,7 +39,7 @@ export async function startCrtStack(
   let stack: TestStack;
   try {
     stack = await startTestStack({
-      services: ['registry', 'wallet', 'orchestrator', 'worker', 'gateway'],
+      services: ['registry', 'wallet', 'orchestrator', 'uploads', 'worker', 'gateway'],
       env: {
         CRT_SH_URL: fake.crtShUrl,
         CERTSPOTTER_URL: fake.certSpotterUrl,

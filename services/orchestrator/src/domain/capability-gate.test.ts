@@ -1,5 +1,14 @@
 import { ConflictError, NotFoundError, ValidationError } from '@svc/errors';
-import { capabilityRecord, FREE, PDF_PRICING, RECORDS } from '../../test/fixtures/capability-records';
+import {
+  CSV_PRICING,
+  capabilityRecord,
+  FREE,
+  IMAGE_PRICING,
+  PDF_PAGE_PRICING,
+  PDF_PRICING,
+  RECORDS,
+} from '../../test/fixtures/capability-records';
+import { csvFile, imageFile, pdfFile } from '../../test/fixtures/resolved-files';
 import {
   assertHandled,
   assertRunnable,
@@ -92,7 +101,7 @@ describe('handlers', () => {
 });
 
 describe('resolveCapability', () => {
-  it('parses the input with defaults and prices it per started 1,000 characters', async () => {
+  it('parses the input with defaults; priceOf prices it per started 1,000 characters', async () => {
     const resolved = await resolveCapability(describeFixture, 'pii-redact', { text: 'x'.repeat(1_001) });
     expect(resolved.input).toEqual({
       text: 'x'.repeat(1_001),
@@ -100,7 +109,7 @@ describe('resolveCapability', () => {
       style: 'label',
     });
     expect(resolved.status).toBe('supported');
-    expect(resolved.price).toEqual({
+    expect(priceOf(resolved.record, resolved.definition, resolved.input)).toEqual({
       micros: 4_000n,
       detail: {
         model: 'per_unit',
@@ -144,5 +153,57 @@ describe('priceOf', () => {
     const small = priceOf(record('pii-redact'), definitionOf('pii-redact'), { text: 'a' });
     expect(small.micros).toBe(2_000n);
     expect(small.detail).toMatchObject({ units: 1, minimum_applied: false });
+  });
+});
+
+describe('priceOf with files (uploads issue: per page, per image, per started megabyte)', () => {
+  it('prices a PDF by its pages, raised to the minimum for an empty one', () => {
+    const pdf = pdfFile(12);
+    const price = priceOf(
+      { pricing: PDF_PAGE_PRICING },
+      definitionOf('pdf-extract-text'),
+      { upload_id: pdf.upload_id },
+      [pdf],
+    );
+    expect(price).toEqual({
+      micros: 12_000n,
+      detail: {
+        model: 'per_unit',
+        unit: 'page',
+        units: 12,
+        unit_price_usd: '0.001',
+        minimum_usd: '0.001',
+        minimum_applied: false,
+      },
+    });
+    const empty = pdfFile(0);
+    const minimum = priceOf(
+      { pricing: PDF_PAGE_PRICING },
+      definitionOf('pdf-extract-text'),
+      { upload_id: empty.upload_id },
+      [empty],
+    );
+    expect(minimum.micros).toBe(1_000n);
+    expect(minimum.detail).toMatchObject({ units: 0, minimum_applied: true });
+  });
+
+  it('prices images per image whatever the sizes, and a CSV per started megabyte', () => {
+    const images = [imageFile(), imageFile(), imageFile()];
+    const input = {
+      upload_ids: images.map((file) => file.upload_id),
+      sizes: [{ width: 64 }, { width: 128 }],
+    };
+    expect(priceOf({ pricing: IMAGE_PRICING }, definitionOf('image-thumbnail'), input, images).micros).toBe(
+      6_000n,
+    );
+    const csv = csvFile(2_000_001);
+    const priced = priceOf(
+      { pricing: CSV_PRICING },
+      definitionOf('csv-profile'),
+      { upload_id: csv.upload_id },
+      [csv],
+    );
+    expect(priced.micros).toBe(3_000n);
+    expect(priced.detail).toMatchObject({ unit: 'megabyte', units: 3 });
   });
 });

@@ -8,6 +8,7 @@ import {
   type EffectiveRunStatus,
   effectiveRunStatus,
   MachineRunStatus,
+  type PricedFile,
   unitsOf,
 } from '@svc/contracts';
 import { ConflictError, formatZodError, ValidationError } from '@svc/errors';
@@ -79,29 +80,36 @@ function parseInput(definition: CapabilityDefinition, input: unknown): Record<st
   return parsed.data;
 }
 
-/** The price of a parsed input under the published pricing model (contracts computePrice). */
+/**
+ * The price of a parsed input and its resolved files (empty for capabilities without files) under
+ * the published pricing model (contracts computePrice): per page, per image, per megabyte need the
+ * files' facts.
+ */
 export function priceOf(
   record: Pick<CapabilityRecord, 'pricing'>,
   definition: CapabilityDefinition,
   input: Record<string, unknown>,
+  files: readonly PricedFile[] = [],
 ): ComputedPrice {
-  return computePrice(record.pricing, unitsOf(definition, input));
+  return computePrice(record.pricing, unitsOf(definition, input, files));
 }
 
-/** A capability looked up for a quote or a run, with the request's input parsed and priced. */
+/**
+ * A capability looked up for a quote or a run, with the request's input parsed. Not priced yet: a
+ * price may need the input's files (resolveInputFiles), which are looked up after the mode checks.
+ */
 export interface ResolvedCapability {
   record: CapabilityRecord;
   definition: CapabilityDefinition;
   /** executionStatusOf(record): may still be describe_only (assertRunnable decides when to refuse). */
   status: EffectiveRunStatus;
   input: Record<string, unknown>;
-  price: ComputedPrice;
 }
 
 /**
  * describe (404 unknown slug) → definition (409 no handler) → input (422). An input that does not
  * parse for a capability that cannot run anyway answers the 409 of its mode: that is the problem
- * the client must solve first.
+ * the client must solve first. Pricing comes after (priceOf), once the input's files are resolved.
  */
 export async function resolveCapability(
   describe: (slug: string) => Promise<CapabilityRecord>,
@@ -117,11 +125,5 @@ export async function resolveCapability(
     assertRunnable(slug, record);
     throw err;
   }
-  return {
-    record,
-    definition,
-    status: executionStatusOf(record),
-    input,
-    price: priceOf(record, definition, input),
-  };
+  return { record, definition, status: executionStatusOf(record), input };
 }

@@ -1,3 +1,4 @@
+import { imageFile, pdfFile } from '../../test/fixtures/resolved-files';
 import { capabilityJobFor, crtJobFor, runJobId, stalledRunError } from './dispatch';
 
 const RUN_ID = '3a0c8a56-9b1e-4f7a-8c2d-5e6f7a8b9c0d';
@@ -57,6 +58,54 @@ describe('capabilityJobFor', () => {
     expect(() => capabilityJobFor({ id: RUN_ID, slug: 'pii-redact', input: { text: '' } })).toThrow(
       TypeError,
     );
+  });
+});
+
+describe('capabilityJobFor (file capabilities)', () => {
+  it('builds {run_id, input, files} from the stored run for the file capabilities', () => {
+    const pdf = pdfFile(4);
+    expect(
+      capabilityJobFor({
+        id: RUN_ID,
+        slug: 'pdf-extract-text',
+        input: { upload_id: pdf.upload_id },
+        files: [pdf],
+      }),
+    ).toEqual({
+      name: 'capability.pdf-extract-text',
+      payload: { run_id: RUN_ID, input: { upload_id: pdf.upload_id }, files: [pdf] },
+    });
+    const images = [imageFile(), imageFile()];
+    const input = {
+      upload_ids: images.map((f) => f.upload_id),
+      sizes: [{ width: 64 }],
+      format: 'png',
+      fit: 'cover',
+    };
+    expect(capabilityJobFor({ id: RUN_ID, slug: 'image-thumbnail', input, files: images })).toEqual({
+      name: 'capability.image-thumbnail',
+      payload: { run_id: RUN_ID, input, files: images },
+    });
+  });
+
+  it('refuses a file run stored without its files, or with files that no longer parse', () => {
+    const pdf = pdfFile(1);
+    const input = { upload_id: pdf.upload_id };
+    expect(() => capabilityJobFor({ id: RUN_ID, slug: 'pdf-extract-text', input, files: null })).toThrow(
+      TypeError,
+    );
+    expect(() => capabilityJobFor({ id: RUN_ID, slug: 'pdf-extract-text', input })).toThrow(TypeError);
+    expect(() =>
+      capabilityJobFor({ id: RUN_ID, slug: 'pdf-extract-text', input, files: [{ ...pdf, storage_key: '' }] }),
+    ).toThrow(TypeError);
+  });
+
+  it('leaves runs without files as they were (files null in the row)', () => {
+    const pii = { text: 'mail me at a@example.com', types: ['email'], style: 'mask' };
+    expect(capabilityJobFor({ id: RUN_ID, slug: 'pii-redact', input: pii, files: null })).toEqual({
+      name: 'capability.pii-redact',
+      payload: { run_id: RUN_ID, input: pii },
+    });
   });
 });
 

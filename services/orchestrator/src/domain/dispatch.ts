@@ -15,7 +15,8 @@ export type CrtJob = JobPayloadInput<'capability.crt'>;
 
 /**
  * A run's job on its capability queue (`jobs.capability.<slug>`): crt keeps its own payload
- * `{run_id, apex, include_first_seen, limit}`; every other capability gets `{run_id, input}`.
+ * `{run_id, apex, include_first_seen, limit}`; every other capability gets `{run_id, input}`, plus
+ * `files` (the stored ResolvedFile[]) for capabilities that take files.
  */
 export interface CapabilityJob {
   name: CapabilityJobName;
@@ -36,6 +37,8 @@ export interface DispatchableRun {
   slug: string;
   /** Stored JSON: parsed again before it becomes a job payload. */
   input: unknown;
+  /** Stored JSON (ResolvedFile[], as resolved when the run was recorded); null for runs without files. */
+  files?: unknown;
 }
 
 /** The job for a stored crt run. Throws TypeError when the stored input no longer parses. */
@@ -53,13 +56,15 @@ export function crtJobFor(run: DispatchableRun): CrtJob {
 
 /**
  * The job for a stored run of any capability a worker runs. Throws TypeError when the capability
- * has no worker queue (plan_only, describe_only, unknown) or the stored input no longer parses.
+ * has no worker queue (plan_only, describe_only, unknown) or the stored input (or files) no longer
+ * parses with the job's payload schema (a file capability's job needs its files).
  */
 export function capabilityJobFor(run: DispatchableRun): CapabilityJob {
   const name = capabilityJobName(run.slug);
   if (name === undefined) throw new TypeError(`run ${run.id}: capability ${run.slug} has no worker queue`);
   if (name === 'capability.crt') return { name, payload: crtJobFor(run) };
-  const payload = jobCatalog[name].payload.safeParse({ run_id: run.id, input: run.input });
+  const files = run.files === undefined || run.files === null ? {} : { files: run.files };
+  const payload = jobCatalog[name].payload.safeParse({ run_id: run.id, input: run.input, ...files });
   if (!payload.success) throw new TypeError(`run ${run.id} has an invalid ${run.slug} input`);
   return { name, payload: payload.data };
 }
@@ -73,7 +78,7 @@ export async function markDispatched(prisma: PrismaClient, runId: string): Promi
 export type FinishedRun = Pick<RunFinishedEvent, 'run_id' | 'status'>;
 
 const FinishedRow = z.object({ id: z.string(), status: RunState });
-const PendingRow = z.object({ id: z.string(), slug: z.string(), input: z.unknown() });
+const PendingRow = z.object({ id: z.string(), slug: z.string(), input: z.unknown(), files: z.unknown() });
 
 /** ms: a queued run handed to the queue this long ago without starting is queued again (C11). */
 export const REDISPATCH_AFTER_MS = 60_000;
@@ -105,7 +110,7 @@ export async function requeueUndispatched(
 ): Promise<RequeueResult> {
   // The database's clock throughout (dispatched_at is set with now()): no skew with ours.
   const raw = await deps.prisma.$queryRaw<unknown[]>`
-    SELECT id::text AS id, slug, input FROM orchestrator.runs
+    SELECT id::text AS id, slug, input, files FROM orchestrator.runs
     WHERE status = 'queued'
       AND (dispatched_at IS NULL
            OR dispatched_at < now() - ${redispatchAfterMs}::double precision * interval '1 millisecond')

@@ -1,4 +1,4 @@
-import { isStorableJsonObject, storableJsonObject } from './json';
+import { isStorableJsonObject, storableJsonArray, storableJsonObject } from './json';
 
 describe('isStorableJsonObject', () => {
   it('accepts plain JSON objects, nested', () => {
@@ -21,5 +21,19 @@ describe('isStorableJsonObject', () => {
       expect(isStorableJsonObject(bad)).toBe(false);
     }
     expect(() => storableJsonObject([], 'input')).toThrow(new TypeError('input is not a JSON object'));
+  });
+});
+
+describe('storableJsonArray', () => {
+  it('keeps JSON arrays (of objects: the run files) and refuses anything else', () => {
+    const files = [
+      { upload_id: 'a', facts: { pages: 2 } },
+      { upload_id: 'b', facts: {} },
+    ];
+    expect(storableJsonArray(files, 'files')).toBe(files);
+    expect(storableJsonArray([], 'files')).toEqual([]);
+    expect(() => storableJsonArray({}, 'files')).toThrow(new TypeError('files is not a JSON array'));
+    expect(() => storableJsonArray([{ at: new Date() }], 'files')).toThrow(TypeError);
+    expect(() => storableJsonArray([undefined], 'files')).toThrow(TypeError);
   });
 });

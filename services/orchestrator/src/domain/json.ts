@@ -10,6 +10,11 @@ export function isStorableJsonObject(value: unknown): value is Prisma.InputJsonO
   return isPlainObject(value) && isJson(value);
 }
 
+/** Whether `value` is a JSON array Prisma can store in a `Json` column (elements as isJson allows). */
+export function isStorableJsonArray(value: unknown): value is Prisma.InputJsonArray {
+  return Array.isArray(value) && value.every(isJson);
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
@@ -35,5 +40,11 @@ function isJson(value: unknown): boolean {
 /** `value` as a storable JSON object; TypeError when it is not one (a programming error). */
 export function storableJsonObject(value: unknown, what: string): Prisma.InputJsonObject {
   if (!isStorableJsonObject(value)) throw new TypeError(`${what} is not a JSON object`);
+  return value;
+}
+
+/** `value` as a storable JSON array; TypeError when it is not one (a programming error). */
+export function storableJsonArray(value: unknown, what: string): Prisma.InputJsonArray {
+  if (!isStorableJsonArray(value)) throw new TypeError(`${what} is not a JSON array`);
   return value;
 }

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { priceUsd, type Quote, type QuoteExecution } from '@svc/contracts';
 import type { CapabilityDirectory } from './capability-directory';
-import { assertHandled, assertRunnable, type RunnableStatus, resolveCapability } from './capability-gate';
+import {
+  assertHandled,
+  assertRunnable,
+  priceOf,
+  type RunnableStatus,
+  resolveCapability,
+} from './capability-gate';
 import type { WorkerAvailability } from './get-run';
+import { type ResolveFiles, resolveInputFiles } from './input-files';
 import { inputHash } from './request-hash';
 import type { QuoteRequest } from './start-run';
 
@@ -10,6 +17,8 @@ export interface QuoteDeps {
   directory: CapabilityDirectory;
   /** The wallet's `issueQuote`: stores the quote with its clearance (503 when the wallet is down). */
   issueQuote(request: QuoteRequest): Promise<Quote>;
+  /** The upload service's `resolveFiles` (only called for an input that names files). */
+  resolveFiles: ResolveFiles;
   workerUp: WorkerAvailability;
   /** New quote ids; default randomUUID. */
   newQuoteId?: () => string;
@@ -26,15 +35,28 @@ export interface QuoteCommand {
 
 /**
  * `orchestrator.quote` (docs/decisions.md Q2): describe (404) → execution mode (409 describe_only,
- * missing, unknown; 409 no handler) → input (422) → price → the wallet issues the quote with its
- * clearance (bound to the client, the slug and the hash of the PARSED input) → plus `execution`:
- * whether a worker of the capability's runtime is up right now.
+ * missing, unknown; 409 no handler) → input (422) → its files, if it names any (count 422; the upload
+ * service's 404/409/422; content types 422) → price (per page, image or megabyte from the files) →
+ * the wallet issues the quote with its clearance (bound to the client, the slug and the hash of the
+ * PARSED input) → plus `execution`: whether a worker of the capability's runtime is up right now.
+ *
+ * A quote for files is bound by the same input hash: it covers the upload ids, and the bytes behind
+ * an id never change once complete (its token was single-use, the PUT wrote them once), so the pages
+ * or size priced now are the ones the run will process.
  */
 export async function quoteCapability(deps: QuoteDeps, command: QuoteCommand): Promise<Quote> {
   const record = await deps.directory.describe(command.slug);
   const status = assertRunnable(command.slug, record);
   assertHandled(command.slug, status);
-  const { input, price } = await resolveCapability(async () => record, command.slug, command.input);
+  const { definition, input } = await resolveCapability(async () => record, command.slug, command.input);
+  const files = await resolveInputFiles(deps.resolveFiles, {
+    clientId: command.clientId,
+    slug: command.slug,
+    requirements: record.file_requirements,
+    definition,
+    input,
+  });
+  const price = priceOf(record, definition, input, files);
   const quote = await deps.issueQuote({
     quote_id: (deps.newQuoteId ?? randomUUID)(),
     client_id: command.clientId,

@@ -1,11 +1,26 @@
-import { INTERNAL_RUN_ERROR, type RunReport } from '@svc/bus';
+import { INTERNAL_RUN_ERROR, type RpcRequestInput, type RunReport } from '@svc/bus';
 import { capabilityDefinition, type RunError } from '@svc/contracts';
 import { Prisma, type PrismaClient } from '@svc/db';
 import { formatZodError } from '@svc/errors';
 import type { Logger } from '@svc/log';
 import type { StoredRun } from './run-finished';
 import { RETURNING_STORED_RUN, returnedRun, statusIn } from './run-rows';
-import { type ReportEvent, TRANSITIONS } from './transitions';
+import { appliesTo, type ReportEvent, TRANSITIONS } from './transitions';
+
+/** What the upload service is asked to register (rpc `uploads.registerArtifacts`). */
+export type RegisterArtifactsRequest = RpcRequestInput<'uploads', 'registerArtifacts'>;
+
+/**
+ * The upload service's `registerArtifacts`: records a run's artifacts (idempotent per run and
+ * name); throws when it cannot (503 when the service is down).
+ */
+export type RegisterArtifacts = (request: RegisterArtifactsRequest) => Promise<void>;
+
+export interface ApplyReportDeps {
+  prisma: PrismaClient;
+  registerArtifacts: RegisterArtifacts;
+  logger: Logger;
+}
 
 /** What applying one report did. */
 export interface ReportOutcome {
@@ -22,13 +37,13 @@ const LAST_ERROR_MAX_CHARS = 500;
  * Applies a worker's report to its run with one conditional UPDATE (transitions.ts): only a report
  * that moves the run forward changes it, so redelivered, late and out-of-order reports are no-ops.
  * A `completed` result that does not match the capability's result schema fails the run instead
- * (`internal`; the details go to the log).
+ * (`internal`; the details go to the log). A `completed` report with artifacts has them registered
+ * with the upload service first (decisions A1-A5): the run is never shown completed without them.
+ * If registering throws, so does this (the report job fails and BullMQ retries it) and the run
+ * stays as it was.
  */
-export async function applyReport(
-  prisma: PrismaClient,
-  report: RunReport,
-  logger: Logger,
-): Promise<ReportOutcome> {
+export async function applyReport(deps: ApplyReportDeps, report: RunReport): Promise<ReportOutcome> {
+  const { prisma, logger } = deps;
   const at = new Date(report.at);
   const attempts = Prisma.sql`attempts = GREATEST(attempts, ${report.attempt}::int)`;
   const move = (event: ReportEvent, set: Prisma.Sql) => transition(prisma, report, event, set);
@@ -49,13 +64,23 @@ export async function applyReport(
       );
       break;
     case 'completed': {
-      const run = await prisma.run.findUnique({ where: { id: report.run_id }, select: { slug: true } });
+      const run = await prisma.run.findUnique({
+        where: { id: report.run_id },
+        select: { slug: true, clientId: true, status: true, attempts: true },
+      });
       if (!run) break;
       const problem = resultProblem(run.slug, report.result);
       if (problem !== undefined) {
         logger.error({ run_id: report.run_id, problem }, 'worker result does not match the result schema');
         moved = await move('failed', failedSet(INTERNAL_RUN_ERROR, report.metrics, at, attempts));
         break;
+      }
+      const artifacts = report.artifacts ?? [];
+      // Only for a run this report can still complete: a final run (a redelivered report, or one
+      // cancelled or failed meanwhile) gets nothing registered. A cancel landing between this read
+      // and the UPDATE leaves artifacts registered for a cancelled run: harmless, they stay its own.
+      if (artifacts.length > 0 && appliesTo('completed', run, report.attempt)) {
+        await deps.registerArtifacts({ client_id: run.clientId, run_id: report.run_id, artifacts });
       }
       moved = await move(
         'completed',

@@ -37,6 +37,7 @@ function row(parts: Partial<Run>): Run {
     cancelRequestedAt: null,
     settleQueuedAt: null,
     dispatchedAt: null,
+    files: null,
     createdAt: new Date('2026-09-15T12:00:00.000Z'),
     updatedAt: new Date('2026-09-15T12:00:01.000Z'),
     startedAt: null,

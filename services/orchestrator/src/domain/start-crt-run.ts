@@ -32,9 +32,9 @@ export function startCrtRun(deps: StartRunDeps, command: StartCrtRunCommand): Pr
     quoteId,
     requestHash,
     quoteTakenMessage: `quote_id ${quoteId} has already been used for a run; quote again or omit quote_id`,
-    check: () => {},
     newRunId: randomUUID,
-    draft: (runId) => ({
+    // No checks of its own: crt is free, supported and has a queue by definition.
+    prepare: async (runId) => ({
       id: runId,
       clientId: command.clientId,
       slug: 'crt',

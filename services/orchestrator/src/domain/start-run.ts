@@ -29,7 +29,10 @@ export interface StartRunDeps {
   publishFinished(event: RunFinishedEvent): Promise<void>;
   workerUp: WorkerAvailability;
   logger: Logger;
-  /** ms: bound on the run transaction, which spans the wallet call (wallet RPC timeout plus margin). */
+  /**
+   * ms: bound on the run transaction, which spans the wallet call and, for a run with files, the
+   * upload service's call marking them used (their RPC timeouts plus a margin).
+   */
   transactionTimeoutMs: number;
   /** Clock for quote expiry and plan times; default: now. */
   now?: () => Date;
@@ -58,6 +61,8 @@ export interface RunDraft {
   executionStatus: string;
   /** plan_only: the plan, stored as the result of a run inserted `completed` (no worker). */
   result?: Prisma.InputJsonObject | undefined;
+  /** The input's uploads as resolved (ResolvedFile[]); absent for capabilities without files. */
+  files?: Prisma.InputJsonArray | undefined;
 }
 
 /** One way of starting a run (crt's endpoint, or any capability): the parts that differ. */
@@ -69,10 +74,11 @@ export interface StartRunFlow {
   requestHash: string;
   /** 409 text for a quote_id already used as a run id (C5). */
   quoteTakenMessage: string;
-  /** Checks made once no replay answered (a replay answers even when they would now fail); throws. */
-  check(): void;
-  /** The run to insert under `runId` (quote_id ?? a fresh UUID). */
-  draft(runId: string): RunDraft;
+  /**
+   * The run to insert under `runId` (quote_id ?? a fresh UUID), after the checks made once no replay
+   * answered (a replay answers even when they would now fail, e.g. its uploads expired since); throws.
+   */
+  prepare(runId: string): Promise<RunDraft>;
   /**
    * Inside the run transaction, after the insert: the quote stored with the run and the price the
    * run keeps. A throw rolls the run back (402/404/409/422 leave no run row).
@@ -112,9 +118,9 @@ export async function startRun(deps: StartRunDeps, flow: StartRunFlow): Promise<
         throw new ConflictError(flow.quoteTakenMessage);
       }
     }
-    flow.check();
+    const draft = await flow.prepare(flow.quoteId ?? flow.newRunId());
     try {
-      const row = await createRun(deps, flow);
+      const row = await createRun(deps, flow, draft);
       await afterCommit(deps, row);
       return { replay: false, run: await runRecordOf(row, deps.workerUp), quote: storedQuote(row) };
     } catch (err) {
@@ -142,8 +148,7 @@ async function findReplay(deps: StartRunDeps, flow: StartRunFlow): Promise<Start
 }
 
 /** Inserts the run and stores its quote with it, in one transaction. */
-async function createRun(deps: StartRunDeps, flow: StartRunFlow): Promise<Run> {
-  const draft = flow.draft(flow.quoteId ?? flow.newRunId());
+async function createRun(deps: StartRunDeps, flow: StartRunFlow, draft: RunDraft): Promise<Run> {
   const now = (deps.now ?? (() => new Date()))();
   const { result, ...columns } = draft;
   return deps.prisma.$transaction(

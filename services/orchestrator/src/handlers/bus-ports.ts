@@ -3,6 +3,8 @@ import {
   capabilityJobName,
   enqueueJob,
   publishEvent,
+  type RpcCatalog,
+  type RpcClient,
   RUN_CANCEL_KEY_TTL_MS,
   removeWaitingJob,
   runCancelKey,
@@ -12,6 +14,8 @@ import { ServiceUnavailableError } from '@svc/errors';
 import type { Logger } from '@svc/log';
 import { type EnqueueCapabilityJob, runJobId } from '../domain/dispatch';
 import type { WorkerAvailability } from '../domain/get-run';
+import type { ResolveFiles } from '../domain/input-files';
+import type { RegisterArtifacts } from '../domain/reports';
 import type { RunFinishedEvent } from '../domain/run-finished';
 import { type EnqueueSettle, settleJobId } from '../domain/settlement';
 
@@ -19,6 +23,18 @@ import { type EnqueueSettle, settleJobId } from '../domain/settlement';
 export function capabilityJobEnqueuer(bus: Bus): EnqueueCapabilityJob {
   return async (job) => {
     await enqueueJob(bus, job.name, job.payload, { jobId: runJobId(job.payload.run_id) });
+  };
+}
+
+/** The domain's file port on `rpc.uploads`: the uploads a quote or run input names (resolveFiles). */
+export function fileResolver(uploads: RpcClient<RpcCatalog['uploads']>): ResolveFiles {
+  return async (request) => (await uploads.call('resolveFiles', request)).files;
+}
+
+/** The domain's artifact port on `rpc.uploads`: a completed run's artifacts (registerArtifacts). */
+export function artifactRegistrar(uploads: RpcClient<RpcCatalog['uploads']>): RegisterArtifacts {
+  return async (request) => {
+    await uploads.call('registerArtifacts', request);
   };
 }
 

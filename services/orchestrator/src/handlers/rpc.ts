@@ -21,13 +21,14 @@ import {
   cancelMarkerSetter,
   cancelRequestedPublisher,
   capabilityJobEnqueuer,
+  fileResolver,
   queuedJobRemover,
   runFinishedPublisher,
   settleEnqueuer,
   workerAvailability,
 } from './bus-ports';
 
-/** ms added to the wallet's RPC timeout to bound the run transaction (insert, update, pool wait). */
+/** ms added to the RPC timeouts to bound the run transaction (insert, update, pool wait). */
 const TRANSACTION_MARGIN_MS = 5_000;
 
 export interface OrchestratorRpcDeps {
@@ -36,10 +37,15 @@ export interface OrchestratorRpcDeps {
   bus: Bus;
   /** `rpc.wallet` client: quotes, holds and ledgers. */
   wallet: RpcClient<RpcCatalog['wallet']>;
+  /** `rpc.uploads` client: the files a quote or run input names. */
+  uploads: RpcClient<RpcCatalog['uploads']>;
   /** Capability records (registry.describe behind a cache, registryDirectory). */
   directory: CapabilityDirectory;
-  /** ms: the wallet client's timeout (RPC_TIMEOUT_MS); the run transaction outlives it by a margin. */
-  walletTimeoutMs: number;
+  /**
+   * ms: the wallet and uploads clients' timeout (RPC_TIMEOUT_MS). The run transaction spans one call
+   * of each (the hold, then marking the run's uploads used) and outlives both by a margin.
+   */
+  rpcTimeoutMs: number;
   logger: Logger;
 }
 
@@ -64,6 +70,7 @@ export function orchestratorHandlers(deps: OrchestratorRpcDeps): ServiceHandlers
   const workerUp = workerAvailability(bus, logger);
   const publishFinished = runFinishedPublisher(bus);
   const enqueueSettle = settleEnqueuer(bus);
+  const resolveFiles = fileResolver(deps.uploads);
   const startDeps: StartRunDeps = {
     prisma,
     issueQuote: (request) => wallet.call('issueQuote', request),
@@ -73,7 +80,7 @@ export function orchestratorHandlers(deps: OrchestratorRpcDeps): ServiceHandlers
     publishFinished,
     workerUp,
     logger,
-    transactionTimeoutMs: deps.walletTimeoutMs + TRANSACTION_MARGIN_MS,
+    transactionTimeoutMs: 2 * deps.rpcTimeoutMs + TRANSACTION_MARGIN_MS,
   };
   const cancelDeps = {
     prisma,
@@ -96,7 +103,7 @@ export function orchestratorHandlers(deps: OrchestratorRpcDeps): ServiceHandlers
     getRun: ({ client_id, run_id }) => getRunForClient(prisma, workerUp, client_id, run_id),
     quote: (request) =>
       quoteCapability(
-        { directory: deps.directory, issueQuote: startDeps.issueQuote, workerUp },
+        { directory: deps.directory, issueQuote: startDeps.issueQuote, resolveFiles, workerUp },
         {
           clientId: request.client_id,
           slug: request.slug,
@@ -106,7 +113,7 @@ export function orchestratorHandlers(deps: OrchestratorRpcDeps): ServiceHandlers
       ),
     startRun: (request) =>
       startCapabilityRun(
-        { ...startDeps, directory: deps.directory },
+        { ...startDeps, directory: deps.directory, resolveFiles },
         {
           clientId: request.client_id,
           slug: request.slug,

@@ -24,8 +24,9 @@ export const htmlToPdfManifest: CapabilityManifest = {
     'paper size (A4, Letter, Legal), portrait or landscape, margins and whether backgrounds print. Inline CSS, ' +
     'inline SVG and data: URLs render; network requests are blocked and JavaScript is disabled, so external ' +
     'images, fonts and scripts are not loaded (nothing is fetched on your behalf). ' +
-    `Limits: HTML up to ${htmlLimit} of UTF-8, PDF up to ${pdfLimit}. Returns the PDF (base64) with its size, ` +
-    'page count and SHA-256. Runs on a browser worker; the run stays queued until one is up. USD 0.01 per document.',
+    `Limits: HTML up to ${htmlLimit} of UTF-8, PDF up to ${pdfLimit}. The PDF is the run's artifact document.pdf, ` +
+    "downloadable from the run's artifacts; the result names it and gives its size, page count and SHA-256. " +
+    'Runs on a browser worker; the run stays queued until one is up. USD 0.01 per document.',
   category,
   tags: [
     'pdf',
@@ -39,7 +40,8 @@ export const htmlToPdfManifest: CapabilityManifest = {
     'document',
     'invoice',
   ],
-  version: '1.0.0',
+  // 2.0.0: the PDF moved from the result (pdf_base64) to the artifact document.pdf (breaking).
+  version: '2.0.0',
   pricing: { model: 'flat', currency: 'USD', price_usd: '0.01', description: 'USD 0.01 per document.' },
   file_requirements: NO_FILES,
   execution: { machine_run_status: 'requires_worker', runtime: 'browser', mode: 'async' },

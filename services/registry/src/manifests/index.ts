@@ -1,7 +1,10 @@
 import type { CapabilityManifest } from '@svc/contracts';
 import { crtManifest } from './crt';
 import { crtBatchPlanManifest } from './crt-batch-plan';
+import { csvProfileManifest } from './csv-profile';
 import { htmlToPdfManifest } from './html-to-pdf';
+import { imageThumbnailManifest } from './image-thumbnail';
+import { pdfExtractTextManifest } from './pdf-extract-text';
 import { piiRedactManifest } from './pii-redact';
 import { whoisManifest } from './whois';
 
@@ -17,7 +20,19 @@ export const MANIFESTS: readonly CapabilityManifest[] = [
   crtBatchPlanManifest,
   htmlToPdfManifest,
   whoisManifest,
+  pdfExtractTextManifest,
+  imageThumbnailManifest,
+  csvProfileManifest,
 ];
 
 export { CATEGORIES, type Category, isCategory } from './categories';
-export { crtBatchPlanManifest, crtManifest, htmlToPdfManifest, piiRedactManifest, whoisManifest };
+export {
+  crtBatchPlanManifest,
+  crtManifest,
+  csvProfileManifest,
+  htmlToPdfManifest,
+  imageThumbnailManifest,
+  pdfExtractTextManifest,
+  piiRedactManifest,
+  whoisManifest,
+};

@@ -5,7 +5,9 @@ import {
   capabilityDefinition,
   computePrice,
   effectiveRunStatus,
+  filesOf,
   manifestInputJsonSchema,
+  type PricedFile,
   priceUsd,
   unitsOf,
 } from '@svc/contracts';
@@ -46,7 +48,16 @@ describe('manifests in code', () => {
   test('every manifest has a capability definition and every definition a manifest', () => {
     const manifestSlugs = MANIFESTS.map((candidate) => candidate.slug).sort();
     expect(Object.keys(CAPABILITY_DEFINITIONS).sort()).toEqual(manifestSlugs);
-    expect(manifestSlugs).toEqual(['crt', 'crt-batch-plan', 'html-to-pdf', 'pii-redact', 'whois']);
+    expect(manifestSlugs).toEqual([
+      'crt',
+      'crt-batch-plan',
+      'csv-profile',
+      'html-to-pdf',
+      'image-thumbnail',
+      'pdf-extract-text',
+      'pii-redact',
+      'whois',
+    ]);
   });
 
   test.each(MANIFESTS.map((candidate) => [candidate.slug, candidate] as const))(
@@ -71,6 +82,18 @@ describe('manifests in code', () => {
       const definition = capabilityDefinition(candidate.slug);
       if (status === 'describe_only') expect(definition?.result).toBeUndefined();
       else expect(definition?.result).toBeDefined();
+    }
+  });
+
+  test('a capability takes files exactly when its definition names upload ids, within its file requirements', () => {
+    for (const candidate of MANIFESTS) {
+      const definition = capabilityDefinition(candidate.slug);
+      expect(definition?.files !== undefined).toBe(candidate.file_requirements.accepts_files);
+      if (candidate.file_requirements.accepts_files) {
+        expect(candidate.file_requirements.min_files).toBeGreaterThanOrEqual(1);
+        expect(candidate.file_requirements.max_size_bytes).not.toBeNull();
+        expect(candidate.file_requirements.content_types.length).toBeGreaterThan(0);
+      }
     }
   });
 
@@ -241,8 +264,9 @@ describe('crt-batch-plan manifest', () => {
 describe('html-to-pdf manifest', () => {
   const pdf = manifest('html-to-pdf');
 
-  test('documents, requires_worker on the browser runtime, async, flat 0.01 USD', () => {
+  test('documents, requires_worker on the browser runtime, async, flat 0.01 USD, version 2.0.0', () => {
     expect(pdf).toMatchObject({
+      version: '2.0.0',
       category: 'documents',
       execution: { machine_run_status: 'requires_worker', runtime: 'browser', mode: 'async' },
       pricing: { model: 'flat', currency: 'USD', price_usd: '0.01' },
@@ -258,6 +282,7 @@ describe('html-to-pdf manifest', () => {
       'javascript is disabled',
       '500 kb',
       '8 mib',
+      'artifact document.pdf',
     ]) {
       expect(text).toContain(word);
     }
@@ -294,5 +319,218 @@ describe('whois manifest', () => {
       required: ['domain'],
       properties: { domain: { type: 'string', format: 'hostname' } },
     });
+  });
+});
+
+/** A resolved upload as pricing sees it (the uploads service's facts). */
+function pricedFile(size_bytes: number, facts: PricedFile['facts'] = {}): PricedFile {
+  return { upload_id: '00000000-0000-4000-8000-000000000001', size_bytes, facts };
+}
+
+function priceOf(slug: string, input: unknown, files: PricedFile[]): string {
+  const definition = capabilityDefinition(slug);
+  if (definition === undefined) throw new Error(`${slug} definition missing`);
+  return priceUsd(computePrice(manifest(slug).pricing, unitsOf(definition, input, files)));
+}
+
+const UPLOAD_A = '11111111-1111-4111-8111-111111111111';
+const UPLOAD_B = '22222222-2222-4222-8222-222222222222';
+
+describe('pdf-extract-text manifest', () => {
+  const pdf = manifest('pdf-extract-text');
+
+  test('documents, supported node async, one PDF of at most 25 MiB, per page at 0.001 USD (minimum 0.001)', () => {
+    expect(pdf).toMatchObject({
+      category: 'documents',
+      execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
+      pricing: {
+        model: 'per_unit',
+        currency: 'USD',
+        unit: 'page',
+        unit_price_usd: '0.001',
+        minimum_usd: '0.001',
+      },
+      file_requirements: {
+        accepts_files: true,
+        min_files: 1,
+        max_files: 1,
+        max_size_bytes: 25 * 1024 * 1024,
+        content_types: ['application/pdf'],
+      },
+    });
+  });
+
+  test.each([
+    [0, '0.001'], // an empty PDF still costs the minimum
+    [1, '0.001'],
+    [3, '0.003'],
+    [2000, '2.00'],
+  ])('a PDF of %i pages is priced %s USD', (pages, expected) => {
+    expect(priceOf('pdf-extract-text', { upload_id: UPLOAD_A }, [pricedFile(1_000, { pages })])).toBe(
+      expected,
+    );
+  });
+
+  test('its input names one upload', () => {
+    const definition = capabilityDefinition('pdf-extract-text');
+    if (definition === undefined) throw new Error('missing');
+    expect(filesOf(definition, { upload_id: UPLOAD_A })).toEqual([UPLOAD_A]);
+    expect(manifestInputJsonSchema(pdf)).toMatchObject({
+      required: ['upload_id'],
+      properties: { upload_id: { type: 'string', format: 'uuid' } },
+    });
+  });
+
+  test('the description says how to upload, the artifact, the limits and what fails', () => {
+    const text = searchableText(pdf);
+    for (const word of [
+      'upload_id',
+      'text.txt',
+      'per page',
+      '25 mib',
+      '2,000 pages',
+      'no ocr',
+      'password',
+      'invalid_input',
+    ]) {
+      expect(text).toContain(word);
+    }
+  });
+
+  test('it carries the words people search with', () => {
+    const text = searchableText(pdf);
+    for (const word of ['pdf', 'extract', 'text', 'pages', 'document']) expect(text).toContain(word);
+  });
+});
+
+describe('image-thumbnail manifest', () => {
+  const image = manifest('image-thumbnail');
+
+  test('media, supported node async, 1-10 JPEG/PNG/WebP images of at most 20 MiB, per image at 0.002 USD', () => {
+    expect(image).toMatchObject({
+      category: 'media',
+      execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
+      pricing: { model: 'per_unit', currency: 'USD', unit: 'image', unit_price_usd: '0.002' },
+      file_requirements: {
+        accepts_files: true,
+        min_files: 1,
+        max_files: 10,
+        max_size_bytes: 20 * 1024 * 1024,
+        content_types: ['image/jpeg', 'image/png', 'image/webp'],
+      },
+    });
+  });
+
+  test('priced per image, whatever the number of sizes', () => {
+    const files = [pricedFile(10), pricedFile(20)];
+    const sizes = [{ width: 64 }, { width: 128 }, { width: 256, height: 256 }];
+    expect(priceOf('image-thumbnail', { upload_ids: [UPLOAD_A], sizes }, files.slice(0, 1))).toBe('0.002');
+    expect(priceOf('image-thumbnail', { upload_ids: [UPLOAD_A, UPLOAD_B] }, files)).toBe('0.004');
+  });
+
+  test('its input names the uploads and publishes sizes, format and fit with their defaults', () => {
+    const definition = capabilityDefinition('image-thumbnail');
+    if (definition === undefined) throw new Error('missing');
+    expect(filesOf(definition, { upload_ids: [UPLOAD_A, UPLOAD_B] })).toEqual([UPLOAD_A, UPLOAD_B]);
+    expect(manifestInputJsonSchema(image)).toMatchObject({
+      required: ['upload_ids'],
+      properties: {
+        upload_ids: { type: 'array', minItems: 1, maxItems: 10 },
+        sizes: { type: 'array', minItems: 1, maxItems: 5, default: [{ width: 256 }] },
+        format: { enum: ['jpeg', 'png', 'webp'], default: 'webp' },
+        fit: { enum: ['inside', 'cover', 'contain'], default: 'inside' },
+      },
+    });
+  });
+
+  test('the description names the fit modes, EXIF orientation, artifact names and limits', () => {
+    const text = searchableText(image);
+    for (const word of [
+      'inside',
+      'cover',
+      'contain',
+      'exif',
+      'photo-1-256x171.webp',
+      '20 mib',
+      '100 megapixels',
+      'upload_ids',
+    ]) {
+      expect(text).toContain(word);
+    }
+  });
+
+  test('it carries the words people search with', () => {
+    const text = searchableText(image);
+    for (const word of ['thumbnail', 'resize', 'image', 'photo', 'jpeg', 'png', 'webp'])
+      expect(text).toContain(word);
+  });
+});
+
+describe('csv-profile manifest', () => {
+  const csv = manifest('csv-profile');
+
+  test('data, supported node async, one text/csv of at most 200 MiB, per started MB at 0.001 USD (minimum 0.001)', () => {
+    expect(csv).toMatchObject({
+      category: 'data',
+      execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
+      pricing: {
+        model: 'per_unit',
+        currency: 'USD',
+        unit: 'megabyte',
+        unit_price_usd: '0.001',
+        minimum_usd: '0.001',
+      },
+      file_requirements: {
+        accepts_files: true,
+        min_files: 1,
+        max_files: 1,
+        max_size_bytes: 200 * 1024 * 1024,
+        content_types: ['text/csv'],
+      },
+    });
+  });
+
+  test.each([
+    [1, '0.001'],
+    [1_000_000, '0.001'],
+    [1_000_001, '0.002'],
+    [200 * 1024 * 1024, '0.21'], // 209,715,200 bytes: 210 started megabytes
+  ])('a file of %i bytes is priced %s USD', (bytes, expected) => {
+    expect(priceOf('csv-profile', { upload_id: UPLOAD_A }, [pricedFile(bytes)])).toBe(expected);
+  });
+
+  test('its input publishes delimiter, header and sample rows with their defaults', () => {
+    expect(manifestInputJsonSchema(csv)).toMatchObject({
+      required: ['upload_id'],
+      properties: {
+        delimiter: { enum: [',', ';', '\t', '|'], default: ',' },
+        has_header: { type: 'boolean', default: true },
+        sample_rows: { type: 'integer', minimum: 0, maximum: 20, default: 5 },
+      },
+    });
+  });
+
+  test('the description says what each column gets, the limits and what fails', () => {
+    const text = searchableText(csv);
+    for (const word of [
+      'inferred type',
+      'null',
+      'distinct',
+      '10,000',
+      'min and max',
+      'mean',
+      '200 mib',
+      '500 columns',
+      'unclosed quote',
+      'invalid_input',
+    ]) {
+      expect(text).toContain(word);
+    }
+  });
+
+  test('it carries the words people search with', () => {
+    const text = searchableText(csv);
+    for (const word of ['csv', 'profile', 'data quality', 'columns', 'statistics', 'schema'])
+      expect(text).toContain(word);
   });
 });

@@ -1,10 +1,37 @@
-import type { ServiceHandlers } from '@svc/bus';
+import { type Bus, type RpcServer, type ServeRpcOptions, type ServiceHandlers, serveRpc } from '@svc/bus';
+import { listArtifacts, registerArtifacts } from '../domain/artifacts';
+import { resolveFiles } from '../domain/resolve-files';
+import { createSession, getUpload } from '../domain/sessions';
+import type { UploadsDeps } from '../domain/settings';
 
 /**
- * `rpc.uploads` methods. The catalog has only `ping` for this service so far, which serveRpc answers
- * itself; the service's own methods arrive with its issue. Kept so main.ts wires the same way as
- * every other service.
+ * `rpc.uploads` methods (ping is answered by serveRpc itself). Transport only: requests arrive parsed
+ * against rpcCatalog; AppErrors (404, 409, 422, 503) travel back to the caller as themselves.
  */
-export function uploadsHandlers(): ServiceHandlers<'uploads'> {
-  return {};
+export function uploadsHandlers(deps: UploadsDeps): ServiceHandlers<'uploads'> {
+  return {
+    createSession: async ({ client_id, slug, input }) => {
+      const created = await createSession(deps, { clientId: client_id, slug, input });
+      return { upload_token: created.uploadToken, upload: created.upload };
+    },
+    getUpload: ({ client_id, upload_id }) => getUpload(deps, client_id, upload_id),
+    resolveFiles: async ({ client_id, slug, upload_ids, run_id }) => ({
+      files: await resolveFiles(deps, {
+        clientId: client_id,
+        slug,
+        uploadIds: upload_ids,
+        ...(run_id === undefined ? {} : { runId: run_id }),
+      }),
+    }),
+    registerArtifacts: async ({ client_id, run_id, artifacts }) => ({
+      registered: await registerArtifacts(deps, { clientId: client_id, runId: run_id, artifacts }),
+    }),
+    listArtifacts: async ({ client_id, run_id, base_url }) => ({
+      artifacts: await listArtifacts(deps, { clientId: client_id, runId: run_id, baseUrl: base_url }),
+    }),
+  };
+}
+
+export function serveUploadsRpc(bus: Bus, deps: UploadsDeps, options: ServeRpcOptions = {}): RpcServer {
+  return serveRpc(bus, 'uploads', uploadsHandlers(deps), options);
 }

@@ -61,8 +61,10 @@ type ReportBody = RunReport extends infer R
  *    `running` with a cancel requested while no worker held it, and nothing else would end it.
  * 2. `started` is reported; the runner gets a signal aborted by either BullMQ (worker closing) or a
  *    cancellation request.
- * 3. completed → report `completed` {result, metrics}. failed (a domain outcome: provider down,
- *    page not renderable, output too large) → report `failed`, no BullMQ retry. Stopped by the
+ * 3. completed → report `completed` {result, metrics, artifacts} (artifacts: files the runner
+ *    already wrote to object storage; the orchestrator registers them before the run shows
+ *    completed). failed (a domain outcome: provider down, page not renderable, output too large,
+ *    invalid input file) → report `failed`, no BullMQ retry. Stopped by the
  *    cancellation (it threw, or failed because its work was cut) → report `cancelled`. A runner that
  *    finished before the cancel reached it reports `completed` (the run is charged).
  * 4. A throw (a bug, a crashed browser, a RetryableRunError such as a render timeout) → report
@@ -137,7 +139,12 @@ export function capabilityJobHandler<Payload extends { run_id: string }>(
       }
 
       if (outcome.kind === 'completed') {
-        await report({ event: 'completed', result: outcome.result, metrics: outcome.metrics });
+        await report({
+          event: 'completed',
+          result: outcome.result,
+          metrics: outcome.metrics,
+          ...(outcome.artifacts === undefined ? {} : { artifacts: outcome.artifacts }),
+        });
         logger.info({ ...outcome.metrics }, 'run completed');
         return { outcome: 'completed' };
       }

@@ -1,5 +1,5 @@
 import type { RunMetrics } from '@svc/bus';
-import type { RunError } from '@svc/contracts';
+import type { ProducedArtifact, RunError } from '@svc/contracts';
 
 /**
  * What one attempt of a capability ended with, as the capability's runner returns it; the job
@@ -7,7 +7,13 @@ import type { RunError } from '@svc/contracts';
  * outside provider (provider_unavailable, render_failed, output_too_large): final, no retry.
  */
 export type CapabilityOutcome =
-  | { kind: 'completed'; result: Record<string, unknown>; metrics?: RunMetrics }
+  | {
+      kind: 'completed';
+      result: Record<string, unknown>;
+      metrics?: RunMetrics;
+      /** Files the run wrote to object storage (run-storage.ts), reported with `completed`. */
+      artifacts?: ProducedArtifact[];
+    }
   | { kind: 'failed'; error: RunError; metrics?: RunMetrics };
 
 /**

@@ -1,11 +1,5 @@
-import { createHash } from 'node:crypto';
-import {
-  type HtmlToPdfInput,
-  type HtmlToPdfResult,
-  PDF_MAX_BYTES,
-  RUN_ERROR_CODES,
-  type RunError,
-} from '@svc/contracts';
+import type { RunMetrics } from '@svc/bus';
+import { type HtmlToPdfInput, PDF_MAX_BYTES, RUN_ERROR_CODES, type RunError } from '@svc/contracts';
 import type { Logger } from '@svc/log';
 import { type BrowserContext, errors, type Route } from 'playwright-core';
 import { type CapabilityOutcome, RetryableRunError } from '../capability/capability-outcome';
@@ -21,8 +15,16 @@ export interface PdfRendererOptions {
   logger: Logger;
 }
 
+/**
+ * What a render ends with: the PDF in memory (at most `maxBytes`, 8 MiB by default) with its page
+ * count, for the job to store as the run's artifact (pdf-artifact.ts), or a failed outcome.
+ */
+export type RenderOutcome =
+  | { kind: 'rendered'; pdf: Buffer; pages: number; metrics: RunMetrics }
+  | Extract<CapabilityOutcome, { kind: 'failed' }>;
+
 /** Renders one html-to-pdf input; throws on faults worth a retry and when `signal` aborts. */
-export type PdfRenderer = (input: HtmlToPdfInput, signal: AbortSignal) => Promise<CapabilityOutcome>;
+export type PdfRenderer = (input: HtmlToPdfInput, signal: AbortSignal) => Promise<RenderOutcome>;
 
 /**
  * Schemes a page may load (design "Worker": no SSRF). `data:` is how a document embeds images and
@@ -40,7 +42,7 @@ function isAllowedUrl(url: string): boolean {
  * settings. The context is closed when the render ends, times out, or `signal` aborts (cancel,
  * shutdown); the render then rejects at once, without waiting for playwright to notice.
  *
- * Outcomes: completed with the PDF (base64), its size, page count and SHA-256; failed
+ * Outcomes: rendered (the PDF bytes and page count; the job stores them as an artifact); failed
  * `output_too_large` above `maxBytes`; failed `render_failed` when chromium refuses the document
  * (the browser still up, not a timeout). Throws: launch failures and crashes (plain errors: retried,
  * on a relaunched browser), a timeout (RetryableRunError `timeout`), the signal's reason on abort.
@@ -127,11 +129,7 @@ async function renderInContext(context: BrowserContext, input: HtmlToPdfInput, t
   });
 }
 
-function outcomeOf(
-  pdf: Buffer,
-  maxBytes: number,
-  metrics: { provider: string; provider_ms: number },
-): CapabilityOutcome {
+function outcomeOf(pdf: Buffer, maxBytes: number, metrics: RunMetrics): RenderOutcome {
   if (pdf.length > maxBytes) {
     return {
       kind: 'failed',
@@ -153,14 +151,7 @@ function outcomeOf(
       metrics,
     };
   }
-  const result: HtmlToPdfResult = {
-    content_type: 'application/pdf',
-    bytes: pdf.length,
-    pages,
-    sha256: createHash('sha256').update(pdf).digest('hex'),
-    pdf_base64: pdf.toString('base64'),
-  };
-  return { kind: 'completed', result, metrics };
+  return { kind: 'rendered', pdf, pages, metrics };
 }
 
 /**

@@ -1,0 +1,172 @@
+import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { ErrorResponse } from '@svc/contracts';
+import { AppError, InternalError, ServiceUnavailableError } from '@svc/errors';
+import type { Request } from 'express';
+import type { GatewayResponse } from '../locals';
+
+/**
+ * The gateway's side of the uploads service's internal HTTP server (UPLOADS_URL, the service's
+ * DATA_PORT): upload bytes (`PUT /internal/uploads/:id`) and artifact downloads (`GET
+ * /internal/artifacts/:id/content`) travel as HTTP streams, not over the RPC bus, so a 256 MiB file
+ * is never held in memory by either process (docs/decisions.md, uploads and artifacts). Node's
+ * `http.request` + `pipe`: backpressure from the slower side throttles the faster one.
+ */
+
+export interface UploadsDataTarget {
+  /** UPLOADS_URL, e.g. `http://127.0.0.1:8094` (no trailing slash needed). */
+  readonly baseUrl: string;
+  /** ms to get a TCP connection before answering 503 (RPC_TIMEOUT_MS: the same patience as an RPC). */
+  readonly connectTimeoutMs: number;
+}
+
+export interface UpstreamCall {
+  readonly method: 'GET' | 'PUT';
+  /** Path and query on the internal server, e.g. `/internal/uploads/<id>`. */
+  readonly path: string;
+  readonly headers: OutgoingHttpHeaders;
+  /** Streamed as the request body as it arrives, never buffered; absent: no body. */
+  readonly body?: Readable;
+  /** Aborted when the client went away (clientGoneSignal): the upstream request is cut with it. */
+  readonly signal: AbortSignal;
+}
+
+export interface UpstreamExchange {
+  readonly response: IncomingMessage;
+  /** Cuts the upstream request (e.g. it answered before the client's body ended). */
+  abort(): void;
+}
+
+/** The client went away before the upstream answered: there is nobody left to answer. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('the client closed the connection before the uploads service answered');
+    this.name = 'ClientGoneError';
+  }
+}
+
+/** An AbortSignal that fires when the client's connection closes before our response is complete. */
+export function clientGoneSignal(res: GatewayResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** The request headers named in `names` (lowercase) that the client sent, plus our request id. */
+export function forwardedHeaders(
+  req: Request,
+  res: GatewayResponse,
+  names: readonly string[],
+  extra: OutgoingHttpHeaders = {},
+): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = { ...extra };
+  for (const name of names) {
+    const value = req.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  // The id the gateway settled on (sane or generated, request-id.ts), so both services log the same one.
+  if (res.locals.requestId !== undefined) headers['x-request-id'] = res.locals.requestId;
+  return headers;
+}
+
+/**
+ * Sends one request to the uploads service and resolves with its response as soon as the status
+ * line and headers arrive (the body is the caller's to stream or read). Rejects with 503 when the
+ * service cannot be reached (refused, reset, no connection within `connectTimeoutMs`: D1, the same
+ * as an RPC that is not answered) and with ClientGoneError when the client left first.
+ */
+export function callUploadsData(target: UploadsDataTarget, call: UpstreamCall): Promise<UpstreamExchange> {
+  return new Promise((resolve, reject) => {
+    const url = `${target.baseUrl.replace(/\/+$/, '')}${call.path}`;
+    // agent: false — a fresh connection per exchange. A pooled keep-alive socket the server has just
+    // closed fails the request with ECONNRESET, and a streamed body cannot be replayed to retry.
+    const upstream = httpRequest(url, {
+      method: call.method,
+      headers: call.headers,
+      agent: false,
+      signal: call.signal,
+    });
+    let settled = false;
+    const connectTimer = setTimeout(() => {
+      upstream.destroy(new Error(`no connection within ${target.connectTimeoutMs} ms`));
+    }, target.connectTimeoutMs);
+    upstream.once('socket', (socket) => {
+      if (!socket.connecting) clearTimeout(connectTimer);
+      else socket.once('connect', () => clearTimeout(connectTimer));
+    });
+    upstream.once('response', (response) => {
+      clearTimeout(connectTimer);
+      settled = true;
+      resolve({ response, abort: () => upstream.destroy() });
+    });
+    // `on`, not `once`: a second error (after the response, or while the body still flows) must not
+    // become an uncaught exception. Errors after the response are the body reader's business.
+    upstream.on('error', (err) => {
+      clearTimeout(connectTimer);
+      if (settled) return;
+      settled = true;
+      if (call.signal.aborted) reject(new ClientGoneError());
+      else reject(new ServiceUnavailableError('uploads service is unavailable', { cause: err }));
+    });
+    const body = call.body;
+    if (body === undefined) {
+      upstream.end();
+      return;
+    }
+    // The client's body failing (connection reset mid-upload) cuts the upstream request, so the
+    // uploads service sees an aborted PUT, keeps nothing and releases its claim.
+    body.once('error', (err) => upstream.destroy(err));
+    body.pipe(upstream);
+  });
+}
+
+// bytes: the uploads service answers small JSON documents (an UploadResponse or an ErrorResponse).
+const MAX_JSON_ANSWER_BYTES = 1024 * 1024;
+
+/** Reads the upstream's JSON answer (bounded). Anything else is our fault: 500, reason logged. */
+export async function readUpstreamJson(response: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buffer.length;
+    if (size > MAX_JSON_ANSWER_BYTES) {
+      response.destroy();
+      throw new InternalError(`uploads service answered more than ${MAX_JSON_ANSWER_BYTES} bytes of JSON`);
+    }
+    chunks.push(buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InternalError(`uploads service answered ${response.statusCode} with a body that is not JSON`);
+  }
+}
+
+/**
+ * An error answer of the uploads service as the same error of ours: its status and message reach
+ * the client unchanged (a 5xx message is replaced by "internal error" except for 503, as for any
+ * AppError), and the error handler adds what every error gets (Retry-After on 503, the log line).
+ */
+export function relayedError(status: number, body: unknown): AppError {
+  const parsed = ErrorResponse.safeParse(body);
+  if (status < 400 || status > 599 || !parsed.success) {
+    return new InternalError(`uploads service answered ${status} with an unexpected body`);
+  }
+  return new AppError(status, parsed.data.error);
+}
+
+/** Copies the named upstream response headers (lowercase) that are present onto our response. */
+export function relayHeaders(
+  response: IncomingMessage,
+  res: GatewayResponse,
+  names: readonly string[],
+): void {
+  for (const name of names) {
+    const value = response.headers[name];
+    if (value !== undefined) res.setHeader(name, value);
+  }
+}

@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import {
+  ArtifactManifestResponse,
+  QuoteResponse,
+  RunStartResponse,
+  type RunStatusResponse,
+  UploadResponse,
+  UploadSessionResponse,
+} from '@svc/contracts';
+import { createPrismaClient, type PrismaClient } from '@svc/db';
+import { type FetchResult, startTestStack, type TestStack } from '@svc/testkit';
+import { waitForRun } from '../quote-first/support';
+
+/**
+ * Shared set-up of the file suites (services/gateway/test/files/*): the whole platform as child
+ * processes — registry, wallet, orchestrator, uploads, worker (runtime node), gateway — on a private
+ * database, bus prefix and object store (fs by default; `env` may switch it to S3 on s3rver).
+ */
+export interface FilesStack {
+  stack: TestStack;
+  prisma: PrismaClient;
+  close(): Promise<void>;
+}
+
+export async function startFilesStack(env: Record<string, string> = {}): Promise<FilesStack> {
+  const stack = await startTestStack({
+    services: ['registry', 'wallet', 'orchestrator', 'uploads', 'worker', 'gateway'],
+    env: { WORKER_RUNTIMES: 'node', ...env },
+  });
+  const prisma = createPrismaClient(stack.databaseUrl);
+  return {
+    stack,
+    prisma,
+    close: async () => {
+      await prisma.$disconnect();
+      await stack.close();
+    },
+  };
+}
+
+/** Every scope the file flow needs. */
+export const FILE_SCOPES = ['uploads:write', 'capabilities:quote', 'capabilities:run', 'artifacts:read'];
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export interface FileSpec {
+  filename: string;
+  content_type: string;
+  size_bytes: number;
+}
+
+export function postSession(
+  stack: TestStack,
+  apiKey: string,
+  slug: string,
+  input: FileSpec,
+): Promise<FetchResult> {
+  return stack.fetch(`/api/capabilities/${slug}/upload-session`, {
+    method: 'POST',
+    apiKey,
+    json: { input },
+  });
+}
+
+/** Creates a session for `bytes` and expects 201; the parsed session. */
+export async function sessionOk(
+  stack: TestStack,
+  apiKey: string,
+  slug: string,
+  file: { filename: string; content_type: string },
+  bytes: Uint8Array,
+): Promise<UploadSessionResponse> {
+  const answer = await postSession(stack, apiKey, slug, { ...file, size_bytes: bytes.byteLength });
+  if (answer.status !== 201) throw new Error(`session ${slug}: ${answer.status} ${answer.text}`);
+  return UploadSessionResponse.parse(answer.json);
+}
+
+export interface PutOptions {
+  contentType?: string;
+  /** The Authorization header value; default `Bearer <session token>`. */
+  authorization?: string | null;
+  /** A path instead of the session's upload_url (relative to the gateway). */
+  url?: string;
+}
+
+/** PUT of raw bytes to the session's upload URL with its token. */
+export async function putBytes(
+  stack: TestStack,
+  session: UploadSessionResponse,
+  body: Uint8Array,
+  options: PutOptions = {},
+): Promise<FetchResult> {
+  const headers: Record<string, string> = {
+    'content-type': options.contentType ?? session.upload.content_type,
+  };
+  const authorization =
+    options.authorization === undefined ? `Bearer ${session.upload_token}` : options.authorization;
+  if (authorization !== null) headers.authorization = authorization;
+  const path = options.url ?? new URL(session.upload_url).pathname;
+  return stack.fetch(path, { method: 'PUT', headers, body });
+}
+
+/** Session + PUT, expecting 200; the stored upload. */
+export async function uploadOk(
+  stack: TestStack,
+  apiKey: string,
+  slug: string,
+  file: { filename: string; content_type: string },
+  bytes: Uint8Array,
+): Promise<UploadResponse['upload']> {
+  const session = await sessionOk(stack, apiKey, slug, file, bytes);
+  const answer = await putBytes(stack, session, bytes);
+  if (answer.status !== 200) throw new Error(`PUT ${file.filename}: ${answer.status} ${answer.text}`);
+  return UploadResponse.parse(answer.json).upload;
+}
+
+export function postQuote(
+  stack: TestStack,
+  apiKey: string,
+  slug: string,
+  input: unknown,
+): Promise<FetchResult> {
+  return stack.fetch(`/api/capabilities/${slug}/quote`, { method: 'POST', apiKey, json: { input } });
+}
+
+export async function quoteOk(
+  stack: TestStack,
+  apiKey: string,
+  slug: string,
+  input: Record<string, unknown>,
+): Promise<QuoteResponse['quote']> {
+  const answer = await postQuote(stack, apiKey, slug, input);
+  if (answer.status !== 200) throw new Error(`quote ${slug}: ${answer.status} ${answer.text}`);
+  return QuoteResponse.parse(answer.json).quote;
+}
+
+export function postRun(
+  stack: TestStack,
+  apiKey: string,
+  slug: string,
+  input: unknown,
+  quoteId: string,
+): Promise<FetchResult> {
+  return stack.fetch(`/api/capabilities/${slug}/run`, {
+    method: 'POST',
+    apiKey,
+    json: { input, quote_id: quoteId },
+    headers: { 'idempotency-key': `files-${quoteId}` },
+  });
+}
+
+/** Quote, run, poll until completed (throws on failed/cancelled): the completed run. */
+export async function runToCompletion(
+  stack: TestStack,
+  apiKey: string,
+  slug: string,
+  input: Record<string, unknown>,
+): Promise<{ quote: QuoteResponse['quote']; run: RunStatusResponse }> {
+  const quote = await quoteOk(stack, apiKey, slug, input);
+  const started = await postRun(stack, apiKey, slug, input, quote.quote_id);
+  if (started.status !== 202 && started.status !== 200) {
+    throw new Error(`run ${slug}: ${started.status} ${started.text}`);
+  }
+  const runId = RunStartResponse.parse(started.json).run_id;
+  const run = await waitForRun(
+    stack,
+    apiKey,
+    runId,
+    (r) => ['completed', 'failed', 'cancelled'].includes(r.status),
+    60_000,
+  );
+  if (run.status !== 'completed') throw new Error(`run ${runId} ${run.status}: ${JSON.stringify(run.error)}`);
+  return { quote, run };
+}
+
+export async function artifactsOk(
+  stack: TestStack,
+  apiKey: string,
+  runId: string,
+): Promise<ArtifactManifestResponse> {
+  const answer = await stack.fetch(`/api/capability-runs/${runId}/artifacts`, { apiKey });
+  if (answer.status !== 200) throw new Error(`artifacts of ${runId}: ${answer.status} ${answer.text}`);
+  return ArtifactManifestResponse.parse(answer.json);
+}
+
+/** Follows a download link with an API key; the raw response (bytes read in full). */
+export async function download(
+  link: string,
+  apiKey: string | null,
+): Promise<{ status: number; headers: Headers; bytes: Buffer; text: string }> {
+  const headers: Record<string, string> = {};
+  if (apiKey !== null) headers.authorization = `Bearer ${apiKey}`;
+  const response = await fetch(link, { headers, signal: AbortSignal.timeout(15_000) });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, headers: response.headers, bytes, text: bytes.toString('utf8') };
+}

@@ -1,0 +1,395 @@
+import { randomUUID } from 'node:crypto';
+import { type ProducedArtifact, Quote, type ResolvedFile } from '@svc/contracts';
+import {
+  ConflictError,
+  NotFoundError,
+  PaymentRequiredError,
+  ServiceUnavailableError,
+  ValidationError,
+} from '@svc/errors';
+import { requeueUndispatched, runJobId } from '../src/domain/dispatch';
+import { inputHash } from '../src/domain/request-hash';
+import { capabilityJobEnqueuer } from '../src/handlers/bus-ports';
+import { FILE_RECORDS } from './fixtures/capability-records';
+import { type FakeUploads, startFakeUploads } from './fixtures/fake-uploads';
+import { csvFile, imageFile, pdfFile } from './fixtures/resolved-files';
+import { eventually, type InProcessHarness, rejection, startInProcessHarness } from './harness';
+
+// The orchestrator's RPC handlers and report consumer run in this process; the wallet (quotes,
+// holds) and the registry are real processes of a private stack; PostgreSQL and Redis are real.
+// `rpc.uploads` is answered by a stand-in on the same bus (fixtures/fake-uploads.ts), and the three
+// file capabilities' records come from fixtures (the registry does not publish them yet).
+
+let h: InProcessHarness;
+let uploads: FakeUploads;
+
+beforeAll(async () => {
+  h = await startInProcessHarness({ records: FILE_RECORDS });
+  uploads = await startFakeUploads(h.bus);
+});
+
+afterAll(async () => {
+  await uploads?.close();
+  await h?.close();
+});
+
+/** A complete upload of `clientId` for `slug`. */
+function upload(clientId: string, slug: string, file: ResolvedFile): ResolvedFile {
+  return uploads.add({ clientId, slug, status: 'complete', file });
+}
+
+/** The resolveFiles calls that named `uploadId`. */
+function resolveCallsFor(uploadId: string) {
+  return uploads.resolveCalls.filter((call) => call.upload_ids.includes(uploadId));
+}
+
+describe('orchestrator.quote with files', () => {
+  it('prices pdf-extract-text by pages, csv-profile by started megabyte, image-thumbnail per image', async () => {
+    const clientId = await h.client({ balanceUsd: '1.00' });
+    const pdf = upload(clientId, 'pdf-extract-text', pdfFile(7));
+    const pdfQuote = Quote.parse(await h.quote(clientId, 'pdf-extract-text', { upload_id: pdf.upload_id }));
+    expect(pdfQuote).toMatchObject({
+      slug: 'pdf-extract-text',
+      price_usd: '0.007',
+      price_detail: { model: 'per_unit', unit: 'page', units: 7, unit_price_usd: '0.001' },
+      wallet_clearance: { cleared: true },
+    });
+    // Bound to the parsed input, which names the upload (its bytes never change once complete).
+    expect(await h.prisma.quote.findUniqueOrThrow({ where: { id: pdfQuote.quote_id } })).toMatchObject({
+      priceMicros: 7_000n,
+      inputHash: inputHash({ upload_id: pdf.upload_id }),
+    });
+    // A quote marks nothing: no run id went to the upload service.
+    expect(resolveCallsFor(pdf.upload_id)).toEqual([
+      { client_id: clientId, slug: 'pdf-extract-text', upload_ids: [pdf.upload_id] },
+    ]);
+
+    const csv = upload(clientId, 'csv-profile', csvFile(2_500_000));
+    await expect(h.quote(clientId, 'csv-profile', { upload_id: csv.upload_id })).resolves.toMatchObject({
+      price_usd: '0.003',
+      price_detail: { unit: 'megabyte', units: 3 },
+    });
+
+    const images = [imageFile(), imageFile({ content_type: 'image/jpeg' }), imageFile()].map((file) =>
+      upload(clientId, 'image-thumbnail', file),
+    );
+    await expect(
+      h.quote(clientId, 'image-thumbnail', {
+        upload_ids: images.map((file) => file.upload_id),
+        sizes: [{ width: 64 }, { width: 256, height: 256 }],
+      }),
+    ).resolves.toMatchObject({ price_usd: '0.006', price_detail: { unit: 'image', units: 3 } });
+  });
+
+  it("passes each of the upload service's refusals through with its status", async () => {
+    const clientId = await h.client({ balanceUsd: '1.00' });
+    const other = await h.client({ balanceUsd: '1.00' });
+    const theirs = upload(other, 'pdf-extract-text', pdfFile(1));
+    const unknown = randomUUID();
+    const pending = uploads.add({ clientId, slug: 'pdf-extract-text', status: 'pending', file: pdfFile(1) });
+    const forCsv = upload(clientId, 'csv-profile', csvFile(10));
+
+    const notFound = await rejection(h.quote(clientId, 'pdf-extract-text', { upload_id: unknown }));
+    expect(notFound).toBeInstanceOf(NotFoundError);
+    expect(notFound).toMatchObject({ status: 404, message: `unknown upload_id: ${unknown}` });
+    // Another client's upload: the very same answer.
+    await expect(
+      h.quote(clientId, 'pdf-extract-text', { upload_id: theirs.upload_id }),
+    ).rejects.toMatchObject({
+      status: 404,
+      message: `unknown upload_id: ${theirs.upload_id}`,
+    });
+    const incomplete = await rejection(
+      h.quote(clientId, 'pdf-extract-text', { upload_id: pending.upload_id }),
+    );
+    expect(incomplete).toBeInstanceOf(ConflictError);
+    expect(incomplete).toMatchObject({
+      message: `upload ${pending.upload_id} is not complete (status pending): PUT its bytes first`,
+    });
+    const wrongSlug = await rejection(h.quote(clientId, 'pdf-extract-text', { upload_id: forCsv.upload_id }));
+    expect(wrongSlug).toBeInstanceOf(ValidationError);
+    expect(wrongSlug).toMatchObject({
+      message: `upload ${forCsv.upload_id} was made for capability csv-profile, not pdf-extract-text`,
+    });
+    // Nothing was quoted.
+    expect(await h.prisma.quote.count({ where: { clientId } })).toBe(0);
+  });
+
+  it('422 for a content type the capability does not take; 503 when the upload service fails', async () => {
+    const clientId = await h.client({ balanceUsd: '1.00' });
+    const gif = upload(clientId, 'image-thumbnail', imageFile({ content_type: 'image/gif' }));
+    const wrongType = await rejection(h.quote(clientId, 'image-thumbnail', { upload_ids: [gif.upload_id] }));
+    expect(wrongType).toBeInstanceOf(ValidationError);
+    expect(wrongType).toMatchObject({
+      message: `input: upload ${gif.upload_id} is image/gif; capability image-thumbnail takes image/jpeg, image/png, image/webp`,
+    });
+
+    // The upload service down: the RPC client's timeout becomes a 503.
+    await uploads.server.close();
+    try {
+      const pdf = pdfFile(1);
+      const down = await rejection(h.quote(clientId, 'pdf-extract-text', { upload_id: pdf.upload_id }));
+      expect(down).toBeInstanceOf(ServiceUnavailableError);
+    } finally {
+      uploads = await startFakeUploads(h.bus);
+    }
+    expect(await h.prisma.quote.count({ where: { clientId } })).toBe(0);
+  });
+});
+
+describe('orchestrator.startRun with files', () => {
+  it('stores the files with the run, marks them used by it, and queues {run_id, input, files}', async () => {
+    const clientId = await h.client({ balanceUsd: '1.00' });
+    const pdf = upload(clientId, 'pdf-extract-text', pdfFile(12));
+    const input = { upload_id: pdf.upload_id };
+    const quote = await h.quote(clientId, 'pdf-extract-text', input);
+    const started = await h.run({
+      client_id: clientId,
+      slug: 'pdf-extract-text',
+      input,
+      quote_id: quote.quote_id,
+      idempotency_key: `pdf-${randomUUID()}`,
+    });
+    const runId = started.run.run_id;
+    expect(runId).toBe(quote.quote_id);
+    expect(started.run).toMatchObject({ status: 'queued', price_usd: '0.012' });
+    const row = await h.prisma.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(row.files).toEqual([pdf]);
+    expect(row.priceMicros).toBe(12_000n);
+    const job = await h.queue('capability.pdf-extract-text').getJob(runJobId(runId));
+    expect(job?.data).toEqual({ run_id: runId, input, files: [pdf] });
+    // quote (checked), run (checked), then marked with the run id once the wallet held the price.
+    expect(resolveCallsFor(pdf.upload_id)).toEqual([
+      { client_id: clientId, slug: 'pdf-extract-text', upload_ids: [pdf.upload_id] },
+      { client_id: clientId, slug: 'pdf-extract-text', upload_ids: [pdf.upload_id] },
+      { client_id: clientId, slug: 'pdf-extract-text', upload_ids: [pdf.upload_id], run_id: runId },
+    ]);
+    expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: runId })).toMatchObject({
+      held_usd: '0.012',
+    });
+  });
+
+  it('the dispatcher re-queues a file run from its stored row with its files', async () => {
+    const clientId = await h.client({ balanceUsd: '1.00' });
+    const images = [imageFile(), imageFile()].map((file) => upload(clientId, 'image-thumbnail', file));
+    const input = { upload_ids: images.map((file) => file.upload_id) };
+    const quote = await h.quote(clientId, 'image-thumbnail', input);
+    const { run } = await h.run({
+      client_id: clientId,
+      slug: 'image-thumbnail',
+      input,
+      quote_id: quote.quote_id,
+      idempotency_key: `img-${randomUUID()}`,
+    });
+    const queue = h.queue('capability.image-thumbnail');
+    // As if the job was lost with Redis: gone from the queue, never dispatched.
+    await (await queue.getJob(runJobId(run.run_id)))?.remove();
+    await h.prisma.run.update({ where: { id: run.run_id }, data: { dispatchedAt: null } });
+    const swept = await requeueUndispatched({ prisma: h.prisma, enqueue: capabilityJobEnqueuer(h.bus) });
+    expect(swept.failed).toEqual([]);
+    expect(swept.queued).toContain(run.run_id);
+    expect((await queue.getJob(runJobId(run.run_id)))?.data).toEqual({
+      run_id: run.run_id,
+      input: { ...input, sizes: [{ width: 256 }], format: 'webp', fit: 'inside' },
+      files: images,
+    });
+  });
+
+  it('a refused run marks nothing: no quote_id (422), not enough money (402), a resolve error', async () => {
+    const clientId = await h.client({ balanceUsd: '0.005' });
+    const pdf = upload(clientId, 'pdf-extract-text', pdfFile(10));
+    const input = { upload_id: pdf.upload_id };
+    const unquoted = await rejection(
+      h.run({ client_id: clientId, slug: 'pdf-extract-text', input, idempotency_key: `n-${randomUUID()}` }),
+    );
+    expect(unquoted).toBeInstanceOf(ValidationError);
+    expect(unquoted).toMatchObject({
+      message: expect.stringMatching(/^quote_id is required for paid capabilities/),
+    });
+
+    // 0.010 USD for 10 pages; the balance is 0.005.
+    const quote = await h.quote(clientId, 'pdf-extract-text', input);
+    expect(quote).toMatchObject({ price_usd: '0.01', wallet_clearance: { cleared: false } });
+    const broke = await rejection(
+      h.run({
+        client_id: clientId,
+        slug: 'pdf-extract-text',
+        input,
+        quote_id: quote.quote_id,
+        idempotency_key: `b-${randomUUID()}`,
+      }),
+    );
+    expect(broke).toBeInstanceOf(PaymentRequiredError);
+
+    uploads.uploads.set(pdf.upload_id, { clientId, slug: 'pdf-extract-text', status: 'expired', file: pdf });
+    const expired = await rejection(
+      h.run({
+        client_id: clientId,
+        slug: 'pdf-extract-text',
+        input,
+        quote_id: quote.quote_id,
+        idempotency_key: `e-${randomUUID()}`,
+      }),
+    );
+    expect(expired).toBeInstanceOf(ConflictError);
+    expect(expired).toMatchObject({ message: `upload ${pdf.upload_id} expired; upload it again` });
+
+    expect(resolveCallsFor(pdf.upload_id).filter((call) => call.run_id !== undefined)).toEqual([]);
+    expect(await h.prisma.run.count({ where: { clientId } })).toBe(0);
+  });
+
+  it('a replay answers the stored run without asking the upload service again', async () => {
+    const clientId = await h.client({ balanceUsd: '1.00' });
+    const csv = upload(clientId, 'csv-profile', csvFile(100));
+    const input = { upload_id: csv.upload_id };
+    const quote = await h.quote(clientId, 'csv-profile', input);
+    const request = {
+      client_id: clientId,
+      slug: 'csv-profile',
+      input,
+      quote_id: quote.quote_id,
+      idempotency_key: `csv-${randomUUID()}`,
+    };
+    const first = await h.run(request);
+    const calls = resolveCallsFor(csv.upload_id).length;
+    // The upload has expired since: the replay still answers (it is the run already made).
+    uploads.uploads.set(csv.upload_id, { clientId, slug: 'csv-profile', status: 'expired', file: csv });
+    const again = await h.run(request);
+    expect(again).toMatchObject({ replay: true, run: { run_id: first.run.run_id } });
+    expect(resolveCallsFor(csv.upload_id)).toHaveLength(calls);
+  });
+});
+
+describe('runs.report with artifacts', () => {
+  const at = (second: number) => `2026-11-21T12:00:${String(second).padStart(2, '0')}.000Z`;
+
+  /** A queued pdf-extract-text run of a fresh client, started by a worker (attempt 1). */
+  async function runningPdfRun() {
+    const clientId = await h.client({ balanceUsd: '1.00' });
+    const pdf = upload(clientId, 'pdf-extract-text', pdfFile(2));
+    const input = { upload_id: pdf.upload_id };
+    const quote = await h.quote(clientId, 'pdf-extract-text', input);
+    const { run } = await h.run({
+      client_id: clientId,
+      slug: 'pdf-extract-text',
+      input,
+      quote_id: quote.quote_id,
+      idempotency_key: `r-${randomUUID()}`,
+    });
+    await h.report({ event: 'started', run_id: run.run_id, attempt: 1, at: at(1) });
+    return { clientId, runId: run.run_id, pdf };
+  }
+
+  function pdfResult(uploadId: string) {
+    return {
+      upload_id: uploadId,
+      pages: 2,
+      characters: 11,
+      page_texts: [
+        { page: 1, characters: 5, text: 'hello', truncated: false },
+        { page: 2, characters: 6, text: 'world!', truncated: false },
+      ],
+      truncated: false,
+      text_artifact: 'text.txt',
+    };
+  }
+
+  function artifact(runId: string): ProducedArtifact {
+    return {
+      name: 'text.txt',
+      content_type: 'text/plain',
+      size_bytes: 12,
+      sha256: 'cd'.repeat(32),
+      storage_key: `artifacts/${runId}/text.txt`,
+    };
+  }
+
+  it('registers the artifacts for the run owner before the run shows completed', async () => {
+    const { clientId, runId, pdf } = await runningPdfRun();
+    const seen: string[] = [];
+    uploads.onRegister = async (call) => {
+      const row = await h.prisma.run.findUniqueOrThrow({ where: { id: call.run_id } });
+      seen.push(row.status);
+    };
+    try {
+      const artifacts = [artifact(runId)];
+      await expect(
+        h.report({
+          event: 'completed',
+          run_id: runId,
+          attempt: 1,
+          at: at(2),
+          result: pdfResult(pdf.upload_id),
+          artifacts,
+        }),
+      ).resolves.toEqual({ applied: true });
+      expect(uploads.registerCalls.filter((call) => call.run_id === runId)).toEqual([
+        { client_id: clientId, run_id: runId, artifacts },
+      ]);
+      expect(seen).toEqual(['running']);
+      expect(await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+        status: 'completed',
+      });
+      // A redelivered completed report finds the run final: nothing is registered again.
+      await h.report(
+        {
+          event: 'completed',
+          run_id: runId,
+          attempt: 1,
+          at: at(3),
+          result: pdfResult(pdf.upload_id),
+          artifacts,
+        },
+        'again',
+      );
+      expect(uploads.registerCalls.filter((call) => call.run_id === runId)).toHaveLength(1);
+    } finally {
+      uploads.onRegister = undefined;
+    }
+  });
+
+  it('a failing registration fails the report job: the run stays running, and the retry completes it', async () => {
+    const { runId, pdf } = await runningPdfRun();
+    const statuses: string[] = [];
+    uploads.onRegister = async (call) => {
+      if (call.run_id !== runId) return;
+      statuses.push((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).status);
+    };
+    uploads.failRegistrations(1);
+    try {
+      await expect(
+        h.report({
+          event: 'completed',
+          run_id: runId,
+          attempt: 1,
+          at: at(2),
+          result: pdfResult(pdf.upload_id),
+          artifacts: [artifact(runId)],
+        }),
+      ).resolves.toEqual({ applied: true });
+    } finally {
+      uploads.onRegister = undefined;
+    }
+    // First attempt refused (503) with the run still running; BullMQ retried the report job.
+    expect(statuses).toEqual(['running', 'running']);
+    const job = await h.queue('runs.report').getJob(`report-${runId}-completed-1`);
+    expect(job?.attemptsMade).toBe(2);
+    await eventually(
+      async () => (await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).status === 'completed',
+    );
+  });
+
+  it('a completed report without artifacts does not call the upload service', async () => {
+    const { runId, pdf } = await runningPdfRun();
+    await expect(
+      h.report({
+        event: 'completed',
+        run_id: runId,
+        attempt: 1,
+        at: at(2),
+        result: pdfResult(pdf.upload_id),
+      }),
+    ).resolves.toEqual({ applied: true });
+    expect(uploads.registerCalls.filter((call) => call.run_id === runId)).toEqual([]);
+  });
+});

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { generateUploadToken, uploadTokenHash } from '@svc/auth';
+import type { UploadRecord, UploadSessionInput } from '@svc/contracts';
+import { NotFoundError } from '@svc/errors';
+import { assertSessionAllowed } from './capability-gate';
+import { assertSessionFile } from './file-requirements';
+import { nowOf, type UploadsDeps } from './settings';
+import { toUploadRecord } from './upload-record';
+
+export interface CreateSessionRequest {
+  clientId: string;
+  slug: string;
+  input: UploadSessionInput;
+}
+
+export interface CreatedSession {
+  /** Shown to the client once (spec §2.4); only its hash is stored. */
+  uploadToken: string;
+  upload: UploadRecord;
+}
+
+/**
+ * `POST /api/capabilities/{slug}/upload-session` (spec §4.6, rule 4; docs/decisions.md U1, U2):
+ * describe the capability (404 unknown), refuse a blocked one (409) and a file it cannot take
+ * (422), then store the session with the token's hash. The token is returned, never stored or
+ * logged.
+ */
+export async function createSession(
+  deps: UploadsDeps,
+  request: CreateSessionRequest,
+): Promise<CreatedSession> {
+  const { slug, input } = request;
+  const record = await deps.directory.describe(slug);
+  assertSessionAllowed(slug, record);
+  assertSessionFile(slug, record.file_requirements, input);
+
+  const uploadToken = generateUploadToken();
+  const now = nowOf(deps);
+  const row = await deps.prisma.uploadSession.create({
+    data: {
+      id: randomUUID(),
+      clientId: request.clientId,
+      slug,
+      filename: input.filename,
+      contentType: input.content_type,
+      sizeBytes: BigInt(input.size_bytes),
+      // A plain Uint8Array copy: Prisma's Bytes type wants an ArrayBuffer-backed view.
+      tokenHash: new Uint8Array(uploadTokenHash(uploadToken)),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + deps.settings.sessionTtlMs),
+    },
+  });
+  return { uploadToken, upload: toUploadRecord(row) };
+}
+
+/** The 404 of an upload that does not exist or is another client's (same words: nothing leaks). */
+export function unknownUpload(uploadId: string): NotFoundError {
+  return new NotFoundError(`unknown upload: ${uploadId}`);
+}
+
+/** `GET /api/capability-uploads/{upload_id}`: the owner's upload, 404 for anyone else. */
+export async function getUpload(
+  deps: Pick<UploadsDeps, 'prisma'>,
+  clientId: string,
+  uploadId: string,
+): Promise<UploadRecord> {
+  const row = await deps.prisma.uploadSession.findUnique({ where: { id: uploadId } });
+  if (row === null || row.clientId !== clientId) throw unknownUpload(uploadId);
+  return toUploadRecord(row);
+}

@@ -1,0 +1,284 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  type Bus,
+  createBus,
+  createRpcClient,
+  type RpcCatalog,
+  type RpcClient,
+  type RpcServer,
+  serveRpc,
+} from '@svc/bus';
+import {
+  type CapabilityRecord,
+  effectiveRunStatus,
+  type FileRequirements,
+  type Pricing,
+} from '@svc/contracts';
+import { NotFoundError } from '@svc/errors';
+import { type MemoryLogger, memoryLogger } from '@svc/log';
+import { createObjectStore, type ObjectStore } from '@svc/storage';
+import { createTestDatabase, deleteKeysWithPrefix, type TestDatabase, testRedisUrl } from '@svc/testkit';
+import { createCapabilityDirectory } from '../src/domain/capability-directory';
+import type { UploadSettings, UploadsDeps } from '../src/domain/settings';
+import { createInternalApp } from '../src/handlers/internal-app';
+import { type InternalServer, listenInternal } from '../src/handlers/internal-server';
+import { uploadsHandlers } from '../src/handlers/rpc';
+
+const FREE: Pricing = { model: 'free', currency: 'USD', description: 'Free.' };
+const NO_FILES: FileRequirements = {
+  accepts_files: false,
+  min_files: 0,
+  max_files: 0,
+  max_size_bytes: null,
+  content_types: [],
+};
+
+export function capabilityRecord(
+  slug: string,
+  machineRunStatus: string,
+  files: FileRequirements = NO_FILES,
+): CapabilityRecord {
+  return {
+    slug,
+    name: `${slug} capability`,
+    description: `The ${slug} capability (test fixture).`,
+    category: 'data',
+    tags: [],
+    version: '1.0.0',
+    pricing: FREE,
+    file_requirements: files,
+    execution: {
+      machine_run_status: machineRunStatus,
+      effective_status: effectiveRunStatus(machineRunStatus),
+      runtime: 'node',
+      mode: 'async',
+    },
+    updated_at: '2026-11-21T12:00:00.000Z',
+  };
+}
+
+/** bytes: the fixture PDF capability's own limit (small, so a test can go over it cheaply). */
+export const PDF_MAX_BYTES = 1_000_000;
+
+/** What the fake registry publishes (the real manifests are the registry's code). */
+export const RECORDS: Readonly<Record<string, CapabilityRecord>> = {
+  crt: capabilityRecord('crt', 'supported'),
+  whois: capabilityRecord('whois', 'describe_only', {
+    accepts_files: true,
+    min_files: 1,
+    max_files: 1,
+    max_size_bytes: null,
+    content_types: ['application/pdf'],
+  }),
+  'pdf-extract-text': capabilityRecord('pdf-extract-text', 'supported', {
+    accepts_files: true,
+    min_files: 1,
+    max_files: 1,
+    max_size_bytes: PDF_MAX_BYTES,
+    content_types: ['application/pdf'],
+  }),
+  'image-thumbnail': capabilityRecord('image-thumbnail', 'supported', {
+    accepts_files: true,
+    min_files: 1,
+    max_files: 3,
+    max_size_bytes: 5_000_000,
+    content_types: ['image/jpeg', 'image/png', 'image/webp'],
+  }),
+  'csv-profile': capabilityRecord('csv-profile', 'supported', {
+    accepts_files: true,
+    min_files: 1,
+    max_files: 1,
+    max_size_bytes: 5_000_000,
+    content_types: ['text/csv'],
+  }),
+};
+
+export const DEFAULT_SETTINGS: UploadSettings = {
+  sessionTtlMs: 900_000,
+  retentionMs: 86_400_000,
+  putTimeoutMs: 600_000,
+  linkSecret: randomBytes(32).toString('base64url'),
+  linkTtlMs: 900_000,
+};
+
+/**
+ * The uploads service in this process, on real infrastructure: a fresh migrated database, a bus on
+ * the test Redis under a fresh prefix (with a memory logger: tests read every line), an fs object
+ * store in a temp directory, a fake `rpc.registry` that describes RECORDS (real Redis, real RPC), the
+ * real `rpc.uploads` responder and the internal HTTP server on a free loopback port.
+ */
+export interface Harness {
+  db: TestDatabase;
+  bus: Bus;
+  log: MemoryLogger;
+  store: ObjectStore;
+  storeRoot: string;
+  deps: UploadsDeps;
+  uploads: RpcClient<RpcCatalog['uploads']>;
+  server: InternalServer;
+  /** Every upload token a session handed out (the log check greps for each). */
+  tokens: string[];
+  /** A session of `slug` for `clientId`; remembers the token. */
+  session(
+    clientId: string,
+    slug: string,
+    input: { filename: string; content_type: string; size_bytes: number },
+  ): Promise<{ uploadId: string; token: string }>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(settings: Partial<UploadSettings> = {}): Promise<Harness> {
+  const db = await createTestDatabase('uploads');
+  const log = memoryLogger('uploads', 'debug');
+  const prefix = `uploads${randomBytes(4).toString('hex')}`;
+  const bus = createBus({ redisUrl: testRedisUrl(), prefix, logger: log.logger });
+  const storeRoot = await mkdtemp(path.join(tmpdir(), 'uploads-store-'));
+  const store = createObjectStore({ driver: 'fs', root: storeRoot });
+  const registry: RpcServer = serveRpc(bus, 'registry', {
+    search: async () => {
+      throw new Error('not used');
+    },
+    describe: async ({ slug }) => {
+      const capability = RECORDS[slug];
+      if (capability === undefined) throw new NotFoundError(`unknown capability: ${slug}`);
+      return { ok: true as const, capability, input_schema: {} };
+    },
+  });
+  const registryClient = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });
+  const deps: UploadsDeps = {
+    prisma: db.prisma,
+    store,
+    directory: createCapabilityDirectory(
+      async (slug) => (await registryClient.call('describe', { slug })).capability,
+      0,
+    ),
+    settings: { ...DEFAULT_SETTINGS, ...settings },
+    logger: log.logger,
+  };
+  const rpc = serveRpc(bus, 'uploads', uploadsHandlers(deps));
+  await Promise.all([registry.waitUntilReady(), rpc.waitUntilReady()]);
+  const server = await listenInternal(
+    createInternalApp(deps, log.logger),
+    { port: 0, graceMs: 1_000, requestTimeoutMs: 60_000 },
+    log.logger,
+  );
+  const uploads = createRpcClient(bus, 'uploads', { timeoutMs: 10_000 });
+  const tokens: string[] = [];
+
+  return {
+    db,
+    bus,
+    log,
+    store,
+    storeRoot,
+    deps,
+    uploads,
+    server,
+    tokens,
+    async session(clientId, slug, input) {
+      const created = await uploads.call('createSession', {
+        client_id: clientId,
+        slug,
+        input,
+        client_type: 'api',
+      });
+      tokens.push(created.upload_token);
+      return { uploadId: created.upload.upload_id, token: created.upload_token };
+    },
+    async close() {
+      await server.close();
+      await rpc.close();
+      await registry.close();
+      await bus.close();
+      await deleteKeysWithPrefix(testRedisUrl(), prefix);
+      await db.drop();
+      await rm(storeRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+export function newClientId(): string {
+  return randomUUID();
+}
+
+/** Every file under the store's root (relative paths), temp files included. */
+export async function storedFiles(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The body parsed as JSON (throws when it is not). */
+  json(): { ok: boolean; error?: string; upload?: Record<string, unknown> };
+}
+
+/**
+ * A raw HTTP request to the internal server with full control over the body: `chunks` are written
+ * one by one (chunked encoding unless a Content-Length header is given); `hangUp` destroys the
+ * request after the chunks instead of ending it.
+ */
+export function rawRequest(
+  url: string,
+  options: {
+    method: string;
+    headers?: Record<string, string>;
+    chunks?: readonly Buffer[];
+    /** Resolved before the body is ended (lets a test act while the request is open). */
+    beforeEnd?: () => Promise<void>;
+    hangUp?: boolean;
+  },
+): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method, headers: options.headers ?? {} }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => parts.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const body = Buffer.concat(parts);
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body,
+          json: () => JSON.parse(body.toString('utf8')),
+        });
+      });
+    });
+    req.on('error', (err) => {
+      if (options.hangUp)
+        resolve({ status: 0, headers: {}, body: Buffer.alloc(0), json: () => ({ ok: false }) });
+      else reject(err);
+    });
+    const write = async () => {
+      for (const chunk of options.chunks ?? []) {
+        req.write(chunk);
+        await new Promise((done) => setTimeout(done, 20));
+      }
+      await options.beforeEnd?.();
+      if (options.hangUp) req.destroy();
+      else req.end();
+    };
+    write().catch(reject);
+  });
+}
+
+/** Resolves when `predicate` holds, polling every 20 ms; rejects after `timeoutMs`. */
+export async function eventually(
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 5_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((done) => setTimeout(done, 20));
+  }
+}

@@ -1,0 +1,236 @@
+import { randomUUID } from 'node:crypto';
+import { enqueueJob, type JobProcessor, processJobs, type RunReport } from '@svc/bus';
+import {
+  CsvProfileResult,
+  ImageThumbnailResult,
+  PdfExtractTextResult,
+  type ProducedArtifact,
+  type ResolvedFile,
+} from '@svc/contracts';
+import { createTestBus, type TestBus, testRedisUrl } from '@svc/testkit';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
+import { createTempStore, sha256, type TempStore } from './support/temp-store';
+import { startWorkerChild, type WorkerChild } from './support/worker-child';
+
+// A real node worker process (tsx, as compose starts it) with the fs object store in a temp dir,
+// the test playing the uploads service (it puts the files where uploads go) and the orchestrator
+// (it enqueues the capability jobs with their resolved files and reads the `runs.report` jobs).
+// Each new file capability completes with its artifacts present in storage under the reported keys
+// with the reported SHA-256; an input the capability cannot read fails `invalid_input` at once.
+
+let testBus: TestBus;
+let temp: TempStore;
+let worker: WorkerChild;
+let reportConsumer: JobProcessor;
+const reports: RunReport[] = [];
+
+beforeAll(async () => {
+  temp = await createTempStore();
+  testBus = createTestBus('filecap');
+  reportConsumer = processJobs(
+    testBus.bus,
+    'runs.report',
+    async (report) => {
+      reports.push(report);
+      return { applied: true };
+    },
+    { concurrency: 8 },
+  );
+  await reportConsumer.waitUntilReady();
+  worker = await startWorkerChild({
+    REDIS_URL: testRedisUrl(),
+    BUS_PREFIX: testBus.prefix,
+    HEALTH_PORT: '0',
+    WORKER_RUNTIMES: 'node',
+    WORKER_CONCURRENCY: '2',
+    LOG_LEVEL: 'info',
+    SHUTDOWN_TIMEOUT_MS: '5000',
+    STORAGE_DRIVER: 'fs',
+    STORAGE_DIR: temp.dir,
+  });
+});
+
+afterAll(async () => {
+  await worker?.stop(5_000);
+  await reportConsumer?.close();
+  await testBus?.close();
+  await temp?.close();
+});
+
+async function finalReport(runId: string, timeoutMs = 30_000): Promise<RunReport> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const found = reports.find(
+      (report) => report.run_id === runId && ['completed', 'failed', 'cancelled'].includes(report.event),
+    );
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no final report for ${runId}\n${worker.output.join('\n')}`);
+}
+
+async function completedReport(runId: string) {
+  const report = await finalReport(runId);
+  if (report.event !== 'completed') throw new Error(`expected completed, got ${JSON.stringify(report)}`);
+  return report;
+}
+
+/** Every reported artifact is in storage under `artifacts/<run>/<name>` with its size and SHA-256. */
+async function expectStored(runId: string, artifacts: ProducedArtifact[] | undefined): Promise<Buffer[]> {
+  expect(artifacts?.length).toBeGreaterThan(0);
+  const contents: Buffer[] = [];
+  for (const artifact of artifacts ?? []) {
+    expect(artifact.storage_key).toBe(`artifacts/${runId}/${artifact.name}`);
+    const stored = await temp.read(artifact.storage_key);
+    expect(stored.length).toBe(artifact.size_bytes);
+    expect(sha256(stored)).toBe(artifact.sha256);
+    contents.push(stored);
+  }
+  return contents;
+}
+
+async function threePagePdf(): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const text of ['alpha page', 'beta page', 'gamma page']) {
+    doc.addPage([300, 300]).drawText(text, { x: 30, y: 250, size: 14, font });
+  }
+  return Buffer.from(await doc.save());
+}
+
+async function enqueueRun(
+  name: 'capability.pdf-extract-text' | 'capability.image-thumbnail' | 'capability.csv-profile',
+  input: Record<string, unknown>,
+  files: ResolvedFile[],
+): Promise<string> {
+  const runId = randomUUID();
+  // Payloads as the orchestrator builds them: the parsed input (defaults applied) and the files.
+  if (name === 'capability.pdf-extract-text') {
+    const [file] = files;
+    if (file === undefined) throw new Error('one file');
+    await enqueueJob(
+      testBus.bus,
+      name,
+      { run_id: runId, input: { upload_id: file.upload_id }, files },
+      { jobId: `run-${runId}` },
+    );
+  } else if (name === 'capability.image-thumbnail') {
+    await enqueueJob(
+      testBus.bus,
+      name,
+      {
+        run_id: runId,
+        input: {
+          upload_ids: files.map((f) => f.upload_id),
+          sizes: [{ width: 64 }],
+          format: 'png',
+          fit: 'inside',
+          ...input,
+        },
+        files,
+      },
+      { jobId: `run-${runId}` },
+    );
+  } else {
+    const [file] = files;
+    if (file === undefined) throw new Error('one file');
+    await enqueueJob(
+      testBus.bus,
+      name,
+      {
+        run_id: runId,
+        input: { upload_id: file.upload_id, delimiter: ',', has_header: true, sample_rows: 2, ...input },
+        files,
+      },
+      { jobId: `run-${runId}` },
+    );
+  }
+  return runId;
+}
+
+describe('file capabilities on a node worker', () => {
+  it('pdf-extract-text: completes with the page texts and the text.txt artifact', async () => {
+    const file = await temp.upload('report.pdf', 'application/pdf', await threePagePdf());
+    const runId = await enqueueRun('capability.pdf-extract-text', {}, [file]);
+    const report = await completedReport(runId);
+    const result = PdfExtractTextResult.parse(report.result);
+    expect(result.pages).toBe(3);
+    expect(result.page_texts.map((page) => page.text.trim())).toEqual([
+      'alpha page',
+      'beta page',
+      'gamma page',
+    ]);
+    const [text] = await expectStored(runId, report.artifacts);
+    expect(
+      text
+        ?.toString('utf8')
+        .split('\f')
+        .map((page) => page.trim()),
+    ).toEqual(['alpha page', 'beta page', 'gamma page']);
+    expect(report.artifacts?.map((artifact) => [artifact.name, artifact.content_type])).toEqual([
+      ['text.txt', 'text/plain'],
+    ]);
+  });
+
+  it('image-thumbnail: completes with one PNG artifact per image', async () => {
+    const png = await sharp({ create: { width: 128, height: 64, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
+    const webp = await sharp({ create: { width: 50, height: 100, channels: 3, background: '#cc6633' } })
+      .webp()
+      .toBuffer();
+    const files = [
+      await temp.upload('wide.png', 'image/png', png),
+      await temp.upload('tall.webp', 'image/webp', webp),
+    ];
+    const runId = await enqueueRun('capability.image-thumbnail', {}, files);
+    const report = await completedReport(runId);
+    const result = ImageThumbnailResult.parse(report.result);
+    expect(result.thumbnails).toBe(2);
+    expect(report.artifacts?.map((artifact) => artifact.name)).toEqual([
+      'wide-1-64x32.png',
+      'tall-2-50x100.png',
+    ]);
+    const stored = await expectStored(runId, report.artifacts);
+    for (const bytes of stored) expect((await sharp(bytes).metadata()).format).toBe('png');
+  });
+
+  it('csv-profile: completes with the profile and no artifact', async () => {
+    const file = await temp.upload(
+      'data.csv',
+      'text/csv',
+      Buffer.from('\ufeffname,age\n"Doe, Jane",41\nBob,\n'),
+    );
+    const runId = await enqueueRun('capability.csv-profile', {}, [file]);
+    const report = await completedReport(runId);
+    const result = CsvProfileResult.parse(report.result);
+    expect(result).toMatchObject({
+      rows: 2,
+      sample_rows: [
+        ['Doe, Jane', '41'],
+        ['Bob', ''],
+      ],
+    });
+    expect(result.columns.map((column) => [column.name, column.type, column.nulls])).toEqual([
+      ['name', 'string', 0],
+      ['age', 'integer', 1],
+    ]);
+    expect(report.artifacts).toBeUndefined();
+  });
+
+  it('a file the capability cannot read fails invalid_input on the first attempt, with no retry', async () => {
+    const file = await temp.upload('broken.csv', 'text/csv', Buffer.from('a,b\n1,"never closed\n'));
+    const runId = await enqueueRun('capability.csv-profile', {}, [file]);
+    const report = await finalReport(runId);
+    expect(report).toMatchObject({
+      event: 'failed',
+      attempt: 1,
+      error: {
+        code: 'invalid_input',
+        message: expect.stringMatching(/^csv-profile: the CSV is malformed: Quote Not Closed/),
+      },
+    });
+    expect(reports.some((r) => r.run_id === runId && r.event === 'retrying')).toBe(false);
+  });
+});
