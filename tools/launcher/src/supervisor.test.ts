@@ -8,10 +8,13 @@ function script(name: string, source: string): ChildSpec {
   return { name, command: process.execPath, args: ['-e', source], cwd: process.cwd(), env: process.env };
 }
 
-/** A child that prints a line, then lives until SIGTERM, and exits 0 on it. */
+/**
+ * A child that lives until SIGTERM and exits 0 on it; it prints `up` only once its handler is in
+ * place (printed first, a SIGTERM sent on seeing `up` could land before the handler and kill it).
+ */
 const LONG_RUNNING = `
-  console.log('up ' + process.pid);
   process.on('SIGTERM', () => { console.log('bye'); process.exit(0); });
+  console.log('up ' + process.pid);
   setInterval(() => {}, 1000);
 `;
 

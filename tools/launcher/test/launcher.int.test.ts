@@ -221,8 +221,8 @@ async function expectCleanStop(run: LauncherRun): Promise<void> {
 beforeAll(async () => {
   database = await createTestDatabase('launcher');
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'launcher-data-'));
-  ports = await distinctFreePorts(1 + SERVICE_NAMES.length);
-  const [port, ...healthPorts] = ports;
+  ports = await distinctFreePorts(2 + SERVICE_NAMES.length);
+  const [port, uploadsDataPort, ...healthPorts] = ports;
   gatewayUrl = `http://127.0.0.1:${port}`;
   env = {
     ...process.env,
@@ -230,6 +230,7 @@ beforeAll(async () => {
     REDIS_URL: testRedisUrl(),
     BUS_PREFIX: prefix,
     PORT: String(port),
+    UPLOADS_DATA_PORT: String(uploadsDataPort),
     ...Object.fromEntries(SERVICE_NAMES.map((name, i) => [healthPortVariable(name), String(healthPorts[i])])),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
@@ -309,8 +310,15 @@ describe('pnpm start', () => {
       expect(ListCapabilitiesResponse.parse(search.json).capabilities.map((c) => c.slug)).toContain('crt');
 
       expect(fs.existsSync(runtimeInfoPath(dataDir))).toBe(true);
-      // What the launcher writes with an external PostgreSQL and Redis, all of it in DATA_DIR.
-      expect(fs.readdirSync(dataDir).sort()).toEqual(['dev-key.json', 'runtime.json']);
+      // What the launcher writes with an external PostgreSQL and Redis, all of it in DATA_DIR: the
+      // key, the artifact link secret (a secret too: 0600), runtime.json, and the object store.
+      expect(fs.readdirSync(dataDir).sort()).toEqual([
+        'artifact-link-secret',
+        'dev-key.json',
+        'objects',
+        'runtime.json',
+      ]);
+      expect(fs.statSync(path.join(dataDir, 'artifact-link-secret')).mode & 0o777).toBe(0o600);
     },
     READY_TIMEOUT_MS + 30_000,
   );
