@@ -1,5 +1,11 @@
 export { type Bus, type CreateBusOptions, createBus } from './bus';
 export {
+  type CapabilityDirectory,
+  type CapabilityDirectoryOptions,
+  createCapabilityDirectory,
+  type FetchCapability,
+} from './capability-directory';
+export {
   type EventCatalog,
   type EventName,
   type EventPayload,

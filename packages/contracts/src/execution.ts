@@ -34,6 +34,35 @@ export function canQuoteAndRun(status: EffectiveRunStatus): boolean {
   return status !== 'describe_only';
 }
 
+/**
+ * The mode a service acts on for a published execution block: the registry's `effective_status`,
+ * re-derived from the raw `machine_run_status` with the §2.1 rules; when the two disagree the stricter
+ * wins (describe_only), so a registry of another version can never unlock a blocked capability.
+ */
+export function actionableRunStatus(execution: {
+  machine_run_status: string;
+  effective_status: EffectiveRunStatus;
+}): EffectiveRunStatus {
+  const derived = effectiveRunStatus(execution.machine_run_status);
+  return execution.effective_status === 'describe_only' ? 'describe_only' : derived;
+}
+
+/**
+ * The refusal of a capability that cannot be quoted, run or given files (docs/decisions.md Q6, U1): one
+ * message for one cause, whichever service refuses. `rawStatus` is the published value ('' when
+ * missing); an unknown value is named.
+ */
+export function blockedModeMessage(slug: string, rawStatus: string): string {
+  const known = MachineRunStatus.safeParse(rawStatus).success;
+  const mode =
+    rawStatus === ''
+      ? 'is not published and is treated as describe_only'
+      : known
+        ? 'is describe_only'
+        : `${JSON.stringify(rawStatus)} is not recognised and is treated as describe_only`;
+  return `capability ${slug} cannot be quoted or run: its execution mode ${mode} (spec §2.1)`;
+}
+
 /** Spec §3: run states. */
 export const RUN_STATES = ['queued', 'running', 'retrying', 'completed', 'failed', 'cancelled'] as const;
 export const RunState = z.enum(RUN_STATES);

@@ -116,6 +116,8 @@ export {
   CrtRunResponse,
 } from './crt';
 export {
+  actionableRunStatus,
+  blockedModeMessage,
   canQuoteAndRun,
   EFFECTIVE_RUN_STATUSES,
   EffectiveRunStatus,

@@ -8,6 +8,7 @@ export {
   type LifecycleOptions,
   runLifecycle,
 } from './lifecycle';
+export { type HttpServerHandle, type ListenHttpOptions, listenHttp } from './listen-http';
 export { createMetricsRegistry } from './metrics';
 export { DEFAULT_CHECK_TIMEOUT_MS, readinessReporter, runReadinessChecks } from './readiness';
 export { runService } from './run-service';

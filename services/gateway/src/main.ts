@@ -5,6 +5,7 @@ import { NotFoundError } from '@svc/errors';
 import { createLogger } from '@svc/log';
 import {
   type Closable,
+  listenHttp,
   prismaCheck,
   readinessReporter,
   redisCheck,
@@ -17,12 +18,16 @@ import type { RunOrchestrator } from './domain/run-orchestrator';
 import { RunWaiter } from './domain/run-waiter';
 import type { UploadsService } from './domain/uploads-service';
 import { loadGatewayEnv } from './env';
-import { listenHttp } from './http-server';
 import { createRequestMetrics } from './metrics';
 
 // Wiring only (docs/architecture.md "Processes"): env → logger → prisma (auth) → bus → RPC clients →
 // catalog cache + run waiter, one subscription for catalog.changed and run.finished → health server
 // (/metrics) → public HTTP.
+// ms: the longest a request may take to arrive in full. Node's default (300 s) would cut a 256 MiB
+// upload PUT on a link slower than ~7 Mbit/s; this matches the uploads service's UPLOAD_PUT_TIMEOUT_MS
+// default (after which it treats a PUT as stale).
+const REQUEST_TIMEOUT_MS = 600_000;
+
 const env = loadGatewayEnv();
 const logger = createLogger({ service: SERVICE_NAME, level: env.LOG_LEVEL });
 
@@ -129,7 +134,11 @@ runService({
       trustProxy: env.TRUST_PROXY,
     });
     // Half the shutdown budget for in-flight requests; the rest for the closables after it.
-    const http = await listenHttp(app, env.PORT, Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2));
+    const http = await listenHttp(app, {
+      port: env.PORT,
+      graceMs: Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2),
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+    });
     closables.push(http);
     // Closed first (closables close in reverse): crt requests still waiting answer 202 with a
     // Location at once instead of holding the HTTP drain for up to CRT_RUN_WAIT_MS.

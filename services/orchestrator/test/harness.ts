@@ -1,6 +1,7 @@
 import {
   type Bus,
   createBus,
+  createCapabilityDirectory,
   createRpcClient,
   type EventPayload,
   enqueueJob,
@@ -22,7 +23,6 @@ import { freePort } from '@svc/devstack';
 import { type MemoryLogger, memoryLogger } from '@svc/log';
 import { startTestStack, type TestStack } from '@svc/testkit';
 import { type Job, Queue, QueueEvents } from 'bullmq';
-import { createCapabilityDirectory } from '../src/domain/capability-directory';
 import { runJobId } from '../src/domain/dispatch';
 import { consumeRunReports } from '../src/handlers/reports';
 import { type orchestratorHandlers, serveOrchestratorRpc } from '../src/handlers/rpc';

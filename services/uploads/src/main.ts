@@ -5,17 +5,22 @@
 // the repeatable `uploads.cleanup` job.
 // Wiring only: env → logger → prisma → bus → store → RPC → internal HTTP server → cleanup
 // scheduler/worker → catalog events → health server.
-import { createBus, createRpcClient, serveRpc, subscribeEvents } from '@svc/bus';
+import { createBus, createCapabilityDirectory, createRpcClient, serveRpc, subscribeEvents } from '@svc/bus';
 import { createPrismaClient } from '@svc/db';
 import { createLogger } from '@svc/log';
-import { type Closable, prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
+import {
+  type Closable,
+  listenHttp,
+  prismaCheck,
+  redisCheck,
+  runService,
+  startHealthServer,
+} from '@svc/service-kit';
 import { objectStoreFromEnv } from '@svc/storage';
-import { createCapabilityDirectory } from './domain/capability-directory';
 import type { UploadsDeps } from './domain/settings';
 import { loadUploadsEnv } from './env';
 import { startCleanup } from './handlers/cleanup-job';
 import { createInternalApp } from './handlers/internal-app';
-import { listenInternal } from './handlers/internal-server';
 import { uploadsHandlers } from './handlers/rpc';
 
 const SERVICE = 'uploads';
@@ -36,10 +41,10 @@ runService({
     closables.push({ name: 'bus', close: () => bus.close() });
     const store = objectStoreFromEnv(env);
     const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
-    const directory = createCapabilityDirectory(
-      async (slug) => (await registry.call('describe', { slug })).capability,
-      env.CAPABILITY_CACHE_TTL_MS,
-    );
+    const directory = createCapabilityDirectory({
+      fetch: async (slug) => (await registry.call('describe', { slug })).capability,
+      ttlMs: env.CAPABILITY_CACHE_TTL_MS,
+    });
     const deps: UploadsDeps = {
       prisma,
       store,
@@ -61,15 +66,14 @@ runService({
     closables.push({ name: 'rpc', close: () => rpc.close() });
     closables.push(await startCleanup(bus, deps, env.UPLOAD_CLEANUP_INTERVAL_MS));
     // Half the shutdown budget for uploads in flight; the rest closes the workers and connections.
-    const internal = await listenInternal(
-      createInternalApp(deps, logger),
-      {
-        port: env.DATA_PORT,
-        graceMs: Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2),
-        requestTimeoutMs: env.UPLOAD_PUT_TIMEOUT_MS,
-      },
-      logger,
-    );
+    const internal = await listenHttp(createInternalApp(deps, logger), {
+      name: 'internal http server',
+      port: env.DATA_PORT,
+      graceMs: Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2),
+      // A large upload on a slow link must not be cut before its claim turns stale.
+      requestTimeoutMs: env.UPLOAD_PUT_TIMEOUT_MS,
+    });
+    logger.info({ port: internal.port, server: 'data' }, 'listening');
     closables.push(internal);
     // A changed catalog may change a capability's file requirements: describe again.
     const catalogEvents = subscribeEvents(bus, { 'catalog.changed': () => directory.clear() });

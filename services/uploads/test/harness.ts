@@ -6,6 +6,7 @@ import path from 'node:path';
 import {
   type Bus,
   createBus,
+  createCapabilityDirectory,
   createRpcClient,
   type RpcCatalog,
   type RpcClient,
@@ -20,12 +21,11 @@ import {
 } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
 import { type MemoryLogger, memoryLogger } from '@svc/log';
+import { type HttpServerHandle, listenHttp } from '@svc/service-kit';
 import { createObjectStore, type ObjectStore } from '@svc/storage';
 import { createTestDatabase, deleteKeysWithPrefix, type TestDatabase, testRedisUrl } from '@svc/testkit';
-import { createCapabilityDirectory } from '../src/domain/capability-directory';
 import type { UploadSettings, UploadsDeps } from '../src/domain/settings';
 import { createInternalApp } from '../src/handlers/internal-app';
-import { type InternalServer, listenInternal } from '../src/handlers/internal-server';
 import { uploadsHandlers } from '../src/handlers/rpc';
 
 const FREE: Pricing = { model: 'free', currency: 'USD', description: 'Free.' };
@@ -119,7 +119,7 @@ export interface Harness {
   storeRoot: string;
   deps: UploadsDeps;
   uploads: RpcClient<RpcCatalog['uploads']>;
-  server: InternalServer;
+  server: HttpServerHandle;
   /** Every upload token a session handed out (the log check greps for each). */
   tokens: string[];
   /** A session of `slug` for `clientId`; remembers the token. */
@@ -152,20 +152,20 @@ export async function startHarness(settings: Partial<UploadSettings> = {}): Prom
   const deps: UploadsDeps = {
     prisma: db.prisma,
     store,
-    directory: createCapabilityDirectory(
-      async (slug) => (await registryClient.call('describe', { slug })).capability,
-      0,
-    ),
+    directory: createCapabilityDirectory({
+      fetch: async (slug) => (await registryClient.call('describe', { slug })).capability,
+      ttlMs: 0,
+    }),
     settings: { ...DEFAULT_SETTINGS, ...settings },
     logger: log.logger,
   };
   const rpc = serveRpc(bus, 'uploads', uploadsHandlers(deps));
   await Promise.all([registry.waitUntilReady(), rpc.waitUntilReady()]);
-  const server = await listenInternal(
-    createInternalApp(deps, log.logger),
-    { port: 0, graceMs: 1_000, requestTimeoutMs: 60_000 },
-    log.logger,
-  );
+  const server = await listenHttp(createInternalApp(deps, log.logger), {
+    port: 0,
+    graceMs: 1_000,
+    requestTimeoutMs: 60_000,
+  });
   const uploads = createRpcClient(bus, 'uploads', { timeoutMs: 10_000 });
   const tokens: string[] = [];
 

@@ -1,5 +1,7 @@
 import { capabilityJobName } from '@svc/bus';
 import {
+  actionableRunStatus,
+  blockedModeMessage,
   type CapabilityDefinition,
   type CapabilityRecord,
   type ComputedPrice,
@@ -7,7 +9,6 @@ import {
   computePrice,
   type EffectiveRunStatus,
   effectiveRunStatus,
-  MachineRunStatus,
   type PricedFile,
   unitsOf,
 } from '@svc/contracts';
@@ -17,27 +18,13 @@ import { hasPlanBuilder } from './plan-builders';
 /** An execution mode that may be quoted and run (spec §2.1). */
 export type RunnableStatus = Exclude<EffectiveRunStatus, 'describe_only'>;
 
-/**
- * The execution mode the orchestrator acts on: the registry's `effective_status`, re-derived from the
- * raw `machine_run_status` with the §2.1 rules for safety; when the two disagree the stricter wins
- * (describe_only), so a registry of another version can never unlock a blocked capability.
- */
+/** The execution mode the orchestrator acts on (contracts `actionableRunStatus`: the stricter wins). */
 export function executionStatusOf(record: Pick<CapabilityRecord, 'execution'>): EffectiveRunStatus {
-  const derived = effectiveRunStatus(record.execution.machine_run_status);
-  return record.execution.effective_status === 'describe_only' ? 'describe_only' : derived;
+  return actionableRunStatus(record.execution);
 }
 
 /** The 409 message of a capability that cannot be quoted or run (docs/decisions.md Q6). */
-export function blockedMessage(slug: string, rawStatus: string): string {
-  const known = MachineRunStatus.safeParse(rawStatus).success;
-  const mode =
-    rawStatus === ''
-      ? 'is not published and is treated as describe_only'
-      : known
-        ? 'is describe_only'
-        : `${JSON.stringify(rawStatus)} is not recognised and is treated as describe_only`;
-  return `capability ${slug} cannot be quoted or run: its execution mode ${mode} (spec §2.1)`;
-}
+export const blockedMessage = blockedModeMessage;
 
 /** The capability's mode if it may be quoted and run; 409 otherwise (describe_only, missing, unknown). */
 export function assertRunnable(slug: string, record: Pick<CapabilityRecord, 'execution'>): RunnableStatus {

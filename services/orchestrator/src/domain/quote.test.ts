@@ -1,8 +1,8 @@
+import type { CapabilityDirectory } from '@svc/bus';
 import type { CapabilityRecord, Quote } from '@svc/contracts';
 import { ConflictError, NotFoundError, ValidationError } from '@svc/errors';
 import { FILE_RECORDS, RECORDS } from '../../test/fixtures/capability-records';
 import { csvFile, imageFile, pdfFile } from '../../test/fixtures/resolved-files';
-import type { CapabilityDirectory } from './capability-directory';
 import type { ResolveFilesRequest } from './input-files';
 import { executionMessage, type QuoteDeps, quoteCapability } from './quote';
 import type { QuoteRequest } from './start-run';

@@ -1,5 +1,7 @@
 import {
   type Bus,
+  type CapabilityDirectory,
+  createCapabilityDirectory,
   type RpcCatalog,
   type RpcClient,
   type RpcServer,
@@ -10,7 +12,6 @@ import {
 import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import { cancelRun } from '../domain/cancel-run';
-import { type CapabilityDirectory, createCapabilityDirectory } from '../domain/capability-directory';
 import { getRunForClient } from '../domain/get-run';
 import { quoteCapability } from '../domain/quote';
 import { runReceipt } from '../domain/receipt';

@@ -3,7 +3,10 @@ import type { CapabilityRecord } from '@svc/contracts';
 /** `registry.describe` of one slug: the published record; throws NotFoundError (404) for an unknown slug. */
 export type FetchCapability = (slug: string) => Promise<CapabilityRecord>;
 
-/** Capability records as quotes and runs need them: the registry's describe answer, briefly cached. */
+/**
+ * Capability records as the registry's callers need them (the orchestrator for quotes and runs, the
+ * uploads service for upload sessions): the registry's describe answer, briefly cached.
+ */
 export interface CapabilityDirectory {
   /** The published record of `slug`; rejects like FetchCapability (404 unknown, 503 registry down). */
   describe(slug: string): Promise<CapabilityRecord>;

@@ -1,7 +1,37 @@
 import type { CapabilityRecord } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
-import { RECORDS } from '../../test/fixtures/capability-records';
-import { createCapabilityDirectory } from './capability-directory';
+import { createCapabilityDirectory } from '../src/capability-directory';
+
+/** Two published records (only identity matters here: the directory hands records back untouched). */
+function record(slug: string, machineRunStatus: string): CapabilityRecord {
+  return {
+    slug,
+    name: `${slug} capability`,
+    description: `The ${slug} capability (test fixture).`,
+    category: 'data',
+    tags: [],
+    version: '1.0.0',
+    pricing: { model: 'free', currency: 'USD', description: 'Free.' },
+    file_requirements: {
+      accepts_files: false,
+      min_files: 0,
+      max_files: 0,
+      max_size_bytes: null,
+      content_types: [],
+    },
+    execution: {
+      machine_run_status: machineRunStatus,
+      effective_status: machineRunStatus === 'supported' ? 'supported' : 'describe_only',
+      runtime: 'node',
+      mode: 'async',
+    },
+    updated_at: '2026-11-21T00:00:00.000Z',
+  };
+}
+const RECORDS: Readonly<Record<string, CapabilityRecord>> = {
+  crt: record('crt', 'supported'),
+  whois: record('whois', 'describe_only'),
+};
 
 /** A registry stand-in that counts describes and answers when told (to hold calls in flight). */
 function fakeRegistry() {
