@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { ArtifactManifestResponse } from '@svc/contracts';
 import { type AppHarness, CLIENT_ID, OTHER_CLIENT_ID, startAppHarness } from './support/app-harness';
 import { bodyOf, eventually, rawRequest, within } from './support/raw-http';
@@ -132,6 +133,27 @@ describe('artifact routes (fake orchestrator, fake uploads service)', () => {
       expect(app.rawLogs()).not.toContain(signature);
     });
 
+    it('keeps the signature out of the log when its parameter name is percent-encoded', async () => {
+      const { manifest } = await listedRun();
+      const link = manifest.artifacts[0]?.download_url ?? '';
+      const signature = new URL(link).searchParams.get('signature') ?? '';
+      expect(signature).toHaveLength(43);
+      // The query parser decodes names: `%73ignature` is `signature`, and the link works as listed.
+      const response = await get(
+        pathOf(link).replace('signature=', '%73ignature='),
+        app.keys.artifactReader,
+        {
+          'X-Request-Id': 'download-encoded-name',
+        },
+      );
+      expect(response.status).toBe(200);
+      const line = await app.waitForLog(
+        (l) => l.request_id === 'download-encoded-name' && l.msg === 'request completed',
+      );
+      expect(JSON.stringify(line)).toContain('%73ignature=[redacted]');
+      expect(app.rawLogs()).not.toContain(signature);
+    });
+
     it("relays 403 for another client's key or a tampered link, 404 for an unknown artifact", async () => {
       const { manifest } = await listedRun();
       const link = new URL(manifest.artifacts[0]?.download_url ?? '');
@@ -252,6 +274,33 @@ describe('download with the uploads service down', () => {
       expect(await errorOf(response)).toBe('uploads service is unavailable');
     } finally {
       await app.close().catch(() => undefined);
+    }
+  });
+
+  it('503 with Retry-After when the uploads service takes the connection but never answers', async () => {
+    // Accepts the request and stays silent: without a deadline the download would hang for good.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    const app = await startAppHarness({
+      uploadsData: { baseUrl: `http://127.0.0.1:${address.port}`, connectTimeoutMs: 300 },
+    });
+    try {
+      const response = await within(
+        app.fetch(`/api/artifacts/${randomUUID()}/download?expires=1900000000&signature=${'s'.repeat(43)}`, {
+          headers: { Authorization: `Bearer ${app.keys.artifactReader}` },
+        }),
+        'an answer although the uploads service is silent',
+        3_000,
+      );
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('2');
+      expect(await errorOf(response)).toBe('uploads service is unavailable');
+    } finally {
+      await app.close();
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
     }
   });
 });

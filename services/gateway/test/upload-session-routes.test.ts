@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { uploadTokenHash } from '@svc/auth';
 import { UploadResponse, UploadSessionResponse } from '@svc/contracts';
 import { ValidationError } from '@svc/errors';
 import { type AppHarness, CLIENT_ID, OTHER_CLIENT_ID, startAppHarness } from './support/app-harness';
@@ -41,13 +42,16 @@ describe('upload session and upload read routes (fake uploads service)', () => {
         expires_at: body.upload.expires_at,
         upload: { upload_id: body.upload_id, status: 'pending', filename: 'report.pdf', size_bytes: 1234 },
       });
-      // The RPC got the caller's client id and the parsed envelope (client_type defaulted).
+      // The RPC got the caller's client id, the parsed envelope (client_type defaulted) and the
+      // SHA-256 of the token the client got, never the token itself (decisions U4).
       expect(app.uploads.sessionRequests.at(-1)).toEqual({
         client_id: CLIENT_ID,
         slug: 'pdf-extract-text',
         input: PDF_INPUT,
         client_type: 'api',
+        token_sha256: uploadTokenHash(body.upload_token).toString('hex'),
       });
+      expect(JSON.stringify(app.uploads.sessionRequests)).not.toContain(body.upload_token.slice(4));
       // The token is answered once and never logged.
       await app.waitForLog((line) => line.msg === 'request completed' && line.res !== undefined);
       expect(app.rawLogs()).not.toContain(body.upload_token);

@@ -230,6 +230,15 @@ describe('artifacts', () => {
       status: 422,
       message: `artifact x.txt: storage_key must be under artifacts/${runId}/`,
     });
+    // Under the prefix by its text only: `..` climbs out of it.
+    const climbing = { ...outside, storage_key: `artifacts/${runId}/../${outside.storage_key.slice(10)}` };
+    await expect(
+      h.uploads.call('registerArtifacts', { client_id: client, run_id: runId, artifacts: [climbing] }),
+    ).rejects.toMatchObject({
+      status: 422,
+      message: `artifact x.txt: storage_key must be under artifacts/${runId}/`,
+    });
+    expect(await h.db.prisma.artifact.count({ where: { runId, name: 'x.txt' } })).toBe(0);
   });
 
   it('lists them by name with signed links, for the owner only', async () => {

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { generateUploadToken, uploadTokenHash } from '@svc/auth';
 import {
   type Bus,
   createBus,
@@ -180,14 +181,17 @@ export async function startHarness(settings: Partial<UploadSettings> = {}): Prom
     server,
     tokens,
     async session(clientId, slug, input) {
+      // As the gateway does: the token is made here, only its hash goes to the service.
+      const token = generateUploadToken();
       const created = await uploads.call('createSession', {
         client_id: clientId,
         slug,
         input,
         client_type: 'api',
+        token_sha256: uploadTokenHash(token).toString('hex'),
       });
-      tokens.push(created.upload_token);
-      return { uploadId: created.upload.upload_id, token: created.upload_token };
+      tokens.push(token);
+      return { uploadId: created.upload.upload_id, token };
     },
     async close() {
       await server.close();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { generateApiKey, uploadTokenHash } from '@svc/auth';
+import { generateApiKey, generateUploadToken, uploadTokenHash } from '@svc/auth';
 import { UPLOAD_MAX_BYTES } from '@svc/contracts';
 import { makeImage, makePdf } from './fixtures';
 import {
@@ -60,16 +60,20 @@ async function pdfSession(bytes: Buffer, slug = 'pdf-extract-text') {
   });
 }
 
+/** A token hash for sessions that are refused anyway. */
+const HASH = uploadTokenHash(generateUploadToken()).toString('hex');
+
 describe('upload sessions (uploads.createSession)', () => {
   it('stores a pending session with the hash of its token only', async () => {
+    const token = generateUploadToken();
     const created = await h.uploads.call('createSession', {
       client_id: client,
       slug: 'pdf-extract-text',
       input: { filename: 'report.pdf', content_type: 'application/pdf', size_bytes: 1234 },
       client_type: 'api',
+      token_sha256: uploadTokenHash(token).toString('hex'),
     });
-    h.tokens.push(created.upload_token);
-    expect(created.upload_token).toMatch(/^upl_[0-9A-Za-z]{43}$/);
+    h.tokens.push(token);
     expect(created.upload).toMatchObject({
       slug: 'pdf-extract-text',
       filename: 'report.pdf',
@@ -86,19 +90,31 @@ describe('upload sessions (uploads.createSession)', () => {
     const row = await h.db.prisma.uploadSession.findUniqueOrThrow({
       where: { id: created.upload.upload_id },
     });
-    expect(Buffer.from(row.tokenHash).equals(uploadTokenHash(created.upload_token))).toBe(true);
+    expect(Buffer.from(row.tokenHash).equals(uploadTokenHash(token))).toBe(true);
     expect(JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(
-      created.upload_token.slice(4),
+      token.slice(4),
     );
   });
 
   it('answers 404 for an unknown capability and 409 for a blocked one', async () => {
     const input = { filename: 'a.pdf', content_type: 'application/pdf', size_bytes: 10 };
     await expect(
-      h.uploads.call('createSession', { client_id: client, slug: 'nope', input, client_type: 'api' }),
+      h.uploads.call('createSession', {
+        client_id: client,
+        slug: 'nope',
+        input,
+        client_type: 'api',
+        token_sha256: HASH,
+      }),
     ).rejects.toMatchObject({ status: 404, message: 'unknown capability: nope' });
     await expect(
-      h.uploads.call('createSession', { client_id: client, slug: 'whois', input, client_type: 'api' }),
+      h.uploads.call('createSession', {
+        client_id: client,
+        slug: 'whois',
+        input,
+        client_type: 'api',
+        token_sha256: HASH,
+      }),
     ).rejects.toMatchObject({
       status: 409,
       message: 'capability whois cannot be quoted or run: its execution mode is describe_only (spec §2.1)',
@@ -107,7 +123,13 @@ describe('upload sessions (uploads.createSession)', () => {
 
   it('answers 422 for a file the capability cannot take', async () => {
     const call = (slug: string, input: { filename: string; content_type: string; size_bytes: number }) =>
-      h.uploads.call('createSession', { client_id: client, slug, input, client_type: 'api' });
+      h.uploads.call('createSession', {
+        client_id: client,
+        slug,
+        input,
+        client_type: 'api',
+        token_sha256: HASH,
+      });
     await expect(
       call('crt', { filename: 'a.pdf', content_type: 'application/pdf', size_bytes: 10 }),
     ).rejects.toMatchObject({ status: 422, message: 'capability crt takes no files' });

@@ -16,6 +16,7 @@ import {
   RunLedger,
   RunReceiptResponse,
   RunRecord,
+  Sha256Hex,
   Slug,
   SpendDiagnosticsResponse,
   UploadId,
@@ -160,19 +161,19 @@ export const OpenHoldsResponse = z.object({
 
 /**
  * `uploads.createSession` (spec §4.6): checks the file against the capability's file requirements
- * (describe) and the platform ceiling, stores the session with the token's hash, and answers the
- * token once. The gateway builds `upload_url` from its public base URL and the id.
+ * (describe) and the platform ceiling, and stores the session with the token's hash. The gateway
+ * makes the token and sends only its SHA-256: the token itself never crosses the bus, so it is not
+ * kept in Redis with the RPC job either (decisions U4). The gateway builds `upload_url`.
  */
 export const CreateUploadSessionRequest = z.object({
   client_id: Uuid,
   slug: Slug,
   input: UploadSessionInput,
   client_type: ClientType,
+  /** SHA-256 (hex) of the whole upload token (`upl_…`), as `uploadTokenHash` of @svc/auth computes it. */
+  token_sha256: Sha256Hex,
 });
-export const CreateUploadSessionResponse = z.object({
-  upload_token: z.string(),
-  upload: UploadRecord,
-});
+export const CreateUploadSessionResponse = z.object({ upload: UploadRecord });
 
 /**
  * `uploads.resolveFiles`: the uploads a quote or run input names, checked (404 unknown or another

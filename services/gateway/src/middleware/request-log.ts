@@ -9,11 +9,32 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz']);
 // Query parameters whose value is a credential: an artifact link's `signature` lets the client it
 // was signed for download the artifact until the link expires (decisions, Artifacts). Kept out of the
 // log like keys and tokens (decisions S3); the rest of the URL stays for debugging.
-const SECRET_QUERY_VALUES = /([?&]signature=)[^&#]*/gi;
+const SECRET_QUERY_NAMES = new Set(['signature']);
+
+/** A query parameter's name as the query parser reads it (`%73ignature` is `signature`). */
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
 
 /** The URL as logged: `signature=` values replaced (API keys and upload tokens are scrubbed by @svc/log). */
 export function loggedUrl(url: string): string {
-  return url.replace(SECRET_QUERY_VALUES, `$1${REDACTED}`);
+  const start = url.indexOf('?');
+  if (start === -1) return url;
+  // By the decoded name: express's query parser decodes names, so a percent-encoded `signature`
+  // works as a link and must not slip past a match on the raw text.
+  const query = url
+    .slice(start + 1)
+    .split('&')
+    .map((part) => {
+      const equals = part.indexOf('=');
+      if (equals === -1 || !SECRET_QUERY_NAMES.has(decodedName(part.slice(0, equals)))) return part;
+      return `${part.slice(0, equals + 1)}${REDACTED}`;
+    });
+  return `${url.slice(0, start)}?${query.join('&')}`;
 }
 
 /**

@@ -16,7 +16,11 @@ import type { GatewayResponse } from '../locals';
 export interface UploadsDataTarget {
   /** UPLOADS_URL, e.g. `http://127.0.0.1:8094` (no trailing slash needed). */
   readonly baseUrl: string;
-  /** ms to get a TCP connection before answering 503 (RPC_TIMEOUT_MS: the same patience as an RPC). */
+  /**
+   * ms to get a TCP connection before answering 503 (RPC_TIMEOUT_MS: the same patience as an RPC).
+   * A call without a body (a download) must also have its status line and headers within it; a PUT
+   * has no such deadline once connected, since the answer waits for the whole body.
+   */
   readonly connectTimeoutMs: number;
 }
 
@@ -74,8 +78,9 @@ export function forwardedHeaders(
 /**
  * Sends one request to the uploads service and resolves with its response as soon as the status
  * line and headers arrive (the body is the caller's to stream or read). Rejects with 503 when the
- * service cannot be reached (refused, reset, no connection within `connectTimeoutMs`: D1, the same
- * as an RPC that is not answered) and with ClientGoneError when the client left first.
+ * service cannot be reached (refused, reset, no connection within `connectTimeoutMs`, or for a call
+ * without a body no answer within it: D1, the same as an RPC that is not answered) and with
+ * ClientGoneError when the client left first.
  */
 export function callUploadsData(target: UploadsDataTarget, call: UpstreamCall): Promise<UpstreamExchange> {
   return new Promise((resolve, reject) => {
@@ -84,15 +89,26 @@ export function callUploadsData(target: UploadsDataTarget, call: UpstreamCall): 
     // closed fails the request with ECONNRESET, and a streamed body cannot be replayed to retry.
     const upstream = httpRequest(url, {
       method: call.method,
-      headers: call.headers,
+      // With a body, `keep-alive` (agent: false alone sends `Connection: close`): a server answering a
+      // `close` request ends the connection right after its answer, so an early refusal (401, 415)
+      // would hit a body still being written (EPIPE) and the answer would be lost. Kept alive, the
+      // uploads service reads and drops the rest while we read its answer; we cut the connection
+      // afterwards (exchange.abort), it is never reused.
+      headers: call.body === undefined ? call.headers : { ...call.headers, connection: 'keep-alive' },
       agent: false,
       signal: call.signal,
     });
     let settled = false;
+    const body = call.body;
+    // Without a body the answer is due at once (D1: 503 when a service does not answer in time):
+    // a connected but silent uploads service would otherwise hold the request forever.
+    const waitsForAnswer = body === undefined;
     const connectTimer = setTimeout(() => {
-      upstream.destroy(new Error(`no connection within ${target.connectTimeoutMs} ms`));
+      const what = waitsForAnswer ? 'no answer' : 'no connection';
+      upstream.destroy(new Error(`${what} within ${target.connectTimeoutMs} ms`));
     }, target.connectTimeoutMs);
     upstream.once('socket', (socket) => {
+      if (waitsForAnswer) return;
       if (!socket.connecting) clearTimeout(connectTimer);
       else socket.once('connect', () => clearTimeout(connectTimer));
     });
@@ -110,7 +126,6 @@ export function callUploadsData(target: UploadsDataTarget, call: UpstreamCall): 
       if (call.signal.aborted) reject(new ClientGoneError());
       else reject(new ServiceUnavailableError('uploads service is unavailable', { cause: err }));
     });
-    const body = call.body;
     if (body === undefined) {
       upstream.end();
       return;

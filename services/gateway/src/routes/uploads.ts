@@ -1,3 +1,4 @@
+import { generateUploadToken, uploadTokenHash } from '@svc/auth';
 import {
   CapabilitySlugParams,
   UploadIdParams,
@@ -46,11 +47,15 @@ export function uploadSessionRouter(kit: RouteKit, uploads: UploadsService): Rou
         const { slug } = parseRequest(CapabilitySlugParams, req.params);
         const request = parseRequest(UploadSessionRequest, objectBody(req, '(UploadSessionRequest)'));
         const baseUrl = kit.publicBaseUrl(req);
-        const { upload, upload_token } = await uploads.createSession({
+        // The token is made here and only its SHA-256 goes to the uploads service: the token
+        // never crosses the bus, so no Redis job keeps it (decisions U4). Shown to the client once.
+        const upload_token = generateUploadToken();
+        const { upload } = await uploads.createSession({
           client_id: authOf(res).clientId,
           slug,
           input: request.input,
           client_type: request.client_type,
+          token_sha256: uploadTokenHash(upload_token).toString('hex'),
         });
         const body = checkedBody(
           UploadSessionResponse,
@@ -116,6 +121,20 @@ export function capabilityUploadsRouter(
   return router;
 }
 
+// ms: how long the rest of a refused PUT's body is read and dropped before the connection is cut.
+const BODY_LINGER_MS = 30_000;
+
+/** Stops forwarding the body and reads what is left of it, cutting the connection after `ms`. */
+function drainForAnswer(req: Request, ms: number): void {
+  req.unpipe();
+  req.resume();
+  const timer = setTimeout(() => req.socket.destroy(), ms);
+  timer.unref();
+  const done = () => clearTimeout(timer);
+  req.once('end', done);
+  req.once('close', done);
+}
+
 async function putUpload(data: UploadsDataTarget, req: Request, res: GatewayResponse): Promise<void> {
   try {
     const { upload_id } = parseRequest(UploadIdParams, req.params);
@@ -129,15 +148,18 @@ async function putUpload(data: UploadsDataTarget, req: Request, res: GatewayResp
     const status = exchange.response.statusCode ?? 500;
     const body = await readUpstreamJson(exchange.response);
     // Answered before the whole body passed (a 401/413/415 before reading): stop sending it upstream.
-    if (!req.complete) exchange.abort();
+    if (!req.complete) req.unpipe();
+    // The exchange is over either way: its kept-alive connection is never reused.
+    exchange.abort();
     relayHeaders(exchange.response, res, PUT_RELAYED);
     if (status !== 200) throw relayedError(status, body);
     res.json(checkedBody(UploadResponse, body, `uploads service answer for upload ${upload_id}`));
   } catch (err) {
     if (err instanceof ClientGoneError) return; // nobody to answer; the request log records the abort
-    // An answer while the client is still sending (422 path, early upstream refusal, 503): close the
-    // connection after it rather than reading and discarding up to 256 MiB the client still sends.
-    if (!req.complete) res.setHeader('Connection', 'close');
+    // An answer while the client is still sending (a malformed id, an early refusal upstream, 503):
+    // read and drop the rest of the body for a bounded time instead of closing at once. A client
+    // whose write fails on a closed connection (EPIPE) loses the answer that was already sent.
+    if (!req.complete) drainForAnswer(req, BODY_LINGER_MS);
     throw err;
   }
 }

@@ -190,6 +190,21 @@ describe('upload sessions, PUT, quote and download links: the rules', () => {
       expect((await chunked(pdf)).status).toBe(200);
     });
 
+    it('answers an early refusal of a large body with its own status, not a broken connection (503)', async () => {
+      // 20 MB: far more than the socket buffers hold, so the refusal is sent while the body still flows.
+      const big = Buffer.alloc(20_000_000, 'a,b\n');
+      const created = await session(big, 'csv-profile', { filename: 'big.csv', content_type: 'text/csv' });
+      for (let round = 0; round < 2; round++) {
+        const wrongType = await putBytes(files.stack, created, big, { contentType: 'text/plain' });
+        expect(wrongType.status).toBe(415);
+        const noToken = await putBytes(files.stack, created, big, { authorization: null });
+        expect(noToken.status).toBe(401);
+        const apiKey = await putBytes(files.stack, created, big, { authorization: `Bearer ${key.apiKey}` });
+        expect(apiKey.status).toBe(401);
+      }
+      expect((await putBytes(files.stack, created, big)).status).toBe(200);
+    }, 60_000);
+
     it('lets exactly one of two concurrent PUTs win', async () => {
       const csv = makeCsv(20_000);
       const created = await session(csv, 'csv-profile', { filename: 'race.csv', content_type: 'text/csv' });

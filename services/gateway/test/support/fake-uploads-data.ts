@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { uploadTokenHash } from '@svc/auth';
 import type { UploadResponse } from '@svc/contracts';
 import { type FakeArtifact, type FakeSession, type FakeUploads, fakeSignature } from './fake-uploads';
 
@@ -80,7 +81,12 @@ function putRefusal(
       'this endpoint takes the upload token of the session (Authorization: Bearer upl_...), not an API key',
     );
   }
-  if (session === undefined || authorization !== `Bearer ${session.token}`) {
+  const presented = /^Bearer (upl_\S+)$/.exec(authorization)?.[1];
+  if (
+    session === undefined ||
+    presented === undefined ||
+    uploadTokenHash(presented).toString('hex') !== session.tokenSha256
+  ) {
     return unauthorized(`upload token is not valid for upload ${uploadId}`);
   }
   if (session.record.status === 'complete') {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Artifact, UploadRecord } from '@svc/contracts';
 import { type AppError, NotFoundError, ServiceUnavailableError, ValidationError } from '@svc/errors';
 import type {
@@ -19,7 +19,8 @@ import type {
 
 export interface FakeSession {
   readonly clientId: string;
-  readonly token: string;
+  /** SHA-256 (hex) of the token, as the gateway sent it: the fake never sees the token either. */
+  readonly tokenSha256: string;
   record: UploadRecord;
 }
 
@@ -27,13 +28,6 @@ export interface FakeArtifact {
   readonly clientId: string;
   readonly artifact: Omit<Artifact, 'download_url' | 'download_expires_at'>;
   readonly bytes: Buffer;
-}
-
-/** 43 base62 characters after `upl_`, like the real tokens (the log scrubber recognises the shape). */
-function fakeUploadToken(): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = randomBytes(43);
-  return `upl_${Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('')}`;
 }
 
 // s: lifetime of the fake's download links.
@@ -72,9 +66,12 @@ export class FakeUploads implements UploadsService {
       completed_at: null,
       delete_after: null,
     };
-    const token = fakeUploadToken();
-    this.sessions.set(record.upload_id, { clientId: request.client_id, token, record });
-    return { upload_token: token, upload: record };
+    this.sessions.set(record.upload_id, {
+      clientId: request.client_id,
+      tokenSha256: request.token_sha256,
+      record,
+    });
+    return { upload: record };
   }
 
   async getUpload(clientId: string, uploadId: string): Promise<UploadRecord> {

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Artifact, ProducedArtifact } from '@svc/contracts';
 import type { Artifact as ArtifactRow } from '@svc/db';
 import { NotFoundError, ValidationError } from '@svc/errors';
-import { ObjectNotFoundError } from '@svc/storage';
+import { ObjectNotFoundError, objectKeyProblem } from '@svc/storage';
 import { downloadUrl, type SignedLink, signLink, verifyLink } from './download-link';
 import { nowOf, type UploadsDeps } from './settings';
 
@@ -25,7 +25,8 @@ export async function registerArtifacts(
 ): Promise<number> {
   const prefix = artifactKeyPrefix(request.runId);
   for (const artifact of request.artifacts) {
-    if (!artifact.storage_key.startsWith(prefix)) {
+    // A valid key as well: `artifacts/<run>/../<other run>/x` starts with the prefix but is not under it.
+    if (!artifact.storage_key.startsWith(prefix) || objectKeyProblem(artifact.storage_key) !== null) {
       throw new ValidationError(`artifact ${artifact.name}: storage_key must be under ${prefix}`);
     }
   }

@@ -1,6 +1,6 @@
 import { generateApiKey, generateUploadToken } from '@svc/auth';
 import { UnauthorizedError } from '@svc/errors';
-import { mediaType, presentedToken } from './redeem-upload';
+import { mediaType, presentedToken, putDeadlineMs } from './redeem-upload';
 
 const ID = '5d1f0c3a-2b4e-4c6d-8e9f-0a1b2c3d4e5f';
 
@@ -44,5 +44,17 @@ describe('mediaType', () => {
     expect(mediaType('Application/PDF; charset=binary')).toBe('application/pdf');
     expect(mediaType('text/csv')).toBe('text/csv');
     expect(mediaType(undefined)).toBe('');
+  });
+});
+
+describe('putDeadlineMs', () => {
+  it('stops a PUT short of the point where its claim may be taken over', () => {
+    // 10 min: 30 s before; short timeouts: a tenth before.
+    expect(putDeadlineMs(600_000)).toBe(570_000);
+    expect(putDeadlineMs(1_500)).toBe(1_350);
+    for (const timeout of [1, 10, 1_000, 60_000, 3_600_000]) {
+      expect(putDeadlineMs(timeout)).toBeLessThanOrEqual(timeout);
+      expect(putDeadlineMs(timeout)).toBeGreaterThan(0);
+    }
   });
 });

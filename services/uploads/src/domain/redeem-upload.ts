@@ -110,8 +110,34 @@ function assertHeaders(
   }
 }
 
+/** ms: the most a PUT's claim is kept short of UPLOAD_PUT_TIMEOUT_MS (clock skew, rename, fsync). */
+const PUT_DEADLINE_MARGIN_MS = 30_000;
+
+/**
+ * ms after its claim that a PUT stops reading its body: a margin before the claim turns stale (a
+ * tenth of UPLOAD_PUT_TIMEOUT_MS, at most PUT_DEADLINE_MARGIN_MS), so the bytes of a PUT still
+ * streaming are never stored once another PUT may have taken the claim over.
+ */
+export function putDeadlineMs(putTimeoutMs: number): number {
+  return putTimeoutMs - Math.min(PUT_DEADLINE_MARGIN_MS, Math.floor(putTimeoutMs / 10));
+}
+
+/** The body did not arrive in full within putDeadlineMs of the claim. */
+class PutDeadlineError extends Error {
+  constructor(readonly deadlineMs: number) {
+    super(`upload body not complete within ${deadlineMs} ms`);
+    this.name = 'PutDeadlineError';
+  }
+}
+
 /** The stream's size failures as the client's errors; anything else unchanged. */
 function putError(err: unknown, size: number): unknown {
+  if (err instanceof PutDeadlineError) {
+    return new AppError(
+      408,
+      `the body did not arrive within ${Math.round(err.deadlineMs / 1000)} s; PUT it again with the same token`,
+    );
+  }
   if (err instanceof SizeLimitError) {
     return new PayloadTooLargeError(`body is longer than the declared size_bytes ${size}`);
   }
@@ -149,6 +175,15 @@ export async function redeemUpload(deps: UploadsDeps, request: PutUploadRequest)
   const key = uploadStorageKey(row.id);
   let sha256: string;
   let facts: FileFacts;
+  // Give up before our claim turns stale: once another PUT may take it over, a body of ours that
+  // still arrived would be written over the upload the other PUT completed.
+  const deadlineMs = putDeadlineMs(putTimeoutMs);
+  const deadline = setTimeout(() => {
+    // A body that has ended is being written out (rename, fsync): that finishes within the margin.
+    if (!request.body.readableEnded && !request.body.destroyed) {
+      request.body.destroy(new PutDeadlineError(deadlineMs));
+    }
+  }, deadlineMs);
   try {
     ({ sha256 } = await putMeasured(deps.store, key, request.body, {
       contentType: row.contentType,
@@ -160,6 +195,8 @@ export async function redeemUpload(deps: UploadsDeps, request: PutUploadRequest)
   } catch (err) {
     await release();
     throw putError(err, size);
+  } finally {
+    clearTimeout(deadline);
   }
   try {
     facts = await readFileFacts(deps.store, key, row.contentType, size);

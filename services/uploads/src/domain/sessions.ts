@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { generateUploadToken, uploadTokenHash } from '@svc/auth';
 import type { UploadRecord, UploadSessionInput } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
 import { assertSessionAllowed } from './capability-gate';
@@ -11,30 +10,22 @@ export interface CreateSessionRequest {
   clientId: string;
   slug: string;
   input: UploadSessionInput;
-}
-
-export interface CreatedSession {
-  /** Shown to the client once (spec §2.4); only its hash is stored. */
-  uploadToken: string;
-  upload: UploadRecord;
+  /** SHA-256 of the upload token the gateway made and shows the client once (spec §2.4, U4). */
+  tokenHash: Buffer;
 }
 
 /**
  * `POST /api/capabilities/{slug}/upload-session` (spec §4.6, rule 4; docs/decisions.md U1, U2):
  * describe the capability (404 unknown), refuse a blocked one (409) and a file it cannot take
- * (422), then store the session with the token's hash. The token is returned, never stored or
- * logged.
+ * (422), then store the session with the token's hash. The token itself never reaches this
+ * service: the gateway made it and keeps it to show the client once.
  */
-export async function createSession(
-  deps: UploadsDeps,
-  request: CreateSessionRequest,
-): Promise<CreatedSession> {
+export async function createSession(deps: UploadsDeps, request: CreateSessionRequest): Promise<UploadRecord> {
   const { slug, input } = request;
   const record = await deps.directory.describe(slug);
   assertSessionAllowed(slug, record);
   assertSessionFile(slug, record.file_requirements, input);
 
-  const uploadToken = generateUploadToken();
   const now = nowOf(deps);
   const row = await deps.prisma.uploadSession.create({
     data: {
@@ -45,12 +36,12 @@ export async function createSession(
       contentType: input.content_type,
       sizeBytes: BigInt(input.size_bytes),
       // A plain Uint8Array copy: Prisma's Bytes type wants an ArrayBuffer-backed view.
-      tokenHash: new Uint8Array(uploadTokenHash(uploadToken)),
+      tokenHash: new Uint8Array(request.tokenHash),
       createdAt: now,
       expiresAt: new Date(now.getTime() + deps.settings.sessionTtlMs),
     },
   });
-  return { uploadToken, upload: toUploadRecord(row) };
+  return toUploadRecord(row);
 }
 
 /** The 404 of an upload that does not exist or is another client's (same words: nothing leaks). */

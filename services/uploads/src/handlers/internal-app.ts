@@ -24,6 +24,8 @@ export const UPLOAD_CHALLENGE = 'Bearer realm="uploads"';
 export const CLIENT_ID_HEADER = 'x-svc-client-id';
 
 const UPLOAD_PATH = '/internal/uploads/:upload_id';
+// ms: how long the rest of a refused PUT's body is read and dropped before the connection is cut.
+const LINGER_MS = 30_000;
 const CONTENT_PATH = '/internal/artifacts/:artifact_id/content';
 
 /**
@@ -57,10 +59,13 @@ export function createInternalApp(deps: UploadsDeps, logger: Logger): Express {
       res.status(200).json({ ok: true, upload });
     } catch (err) {
       if (!body.complete()) {
-        // Refused before the whole body arrived: answer, drop the rest and close the connection,
-        // rather than read up to 256 MiB nobody will keep.
-        res.setHeader('Connection', 'close');
+        // Refused before the whole body arrived: answer, and read and drop the rest (bounded by
+        // LINGER_MS) instead of closing. Closing while the gateway still sends makes its next write
+        // fail (EPIPE), which destroys the socket before it has read our answer: the client would
+        // get a 503 instead of its 401/413/415/422. The gateway cuts the connection once it has
+        // the answer, which ends the draining.
         body.discard();
+        lingerThenClose(req, LINGER_MS);
       }
       throw err;
     }
@@ -103,6 +108,15 @@ export function createInternalApp(deps: UploadsDeps, logger: Logger): Express {
   });
   app.use(errorHandler(logger));
   return app;
+}
+
+/** Cuts the connection if the request's body has not ended within `ms` (a sender that never stops). */
+function lingerThenClose(req: Request, ms: number): void {
+  const timer = setTimeout(() => req.socket.destroy(), ms);
+  timer.unref();
+  const done = () => clearTimeout(timer);
+  req.once('end', done);
+  req.once('close', done);
 }
 
 /** 405 with `Allow` for a known path (docs/decisions.md D1). */

@@ -10,10 +10,14 @@ import type { UploadsDeps } from '../domain/settings';
  */
 export function uploadsHandlers(deps: UploadsDeps): ServiceHandlers<'uploads'> {
   return {
-    createSession: async ({ client_id, slug, input }) => {
-      const created = await createSession(deps, { clientId: client_id, slug, input });
-      return { upload_token: created.uploadToken, upload: created.upload };
-    },
+    createSession: async ({ client_id, slug, input, token_sha256 }) => ({
+      upload: await createSession(deps, {
+        clientId: client_id,
+        slug,
+        input,
+        tokenHash: Buffer.from(token_sha256, 'hex'),
+      }),
+    }),
     getUpload: ({ client_id, upload_id }) => getUpload(deps, client_id, upload_id),
     resolveFiles: async ({ client_id, slug, upload_ids, run_id }) => ({
       files: await resolveFiles(deps, {

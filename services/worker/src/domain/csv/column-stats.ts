@@ -63,7 +63,8 @@ export class ColumnStats {
     if (kind === 'integer' || kind === 'number') {
       const value = Number(cell);
       this.#numbers += 1;
-      this.#mean += (value - this.#mean) / this.#numbers;
+      // Each term divided first: `value - mean` overflows to Infinity for values near ±Number.MAX_VALUE.
+      this.#mean += value / this.#numbers - this.#mean / this.#numbers;
       if (value < this.#numericMin) this.#numericMin = value;
       if (value > this.#numericMax) this.#numericMax = value;
     }

@@ -3,6 +3,7 @@ import { CSV_DISTINCT_LIMIT, CsvProfileInput, CsvProfileResult } from '@svc/cont
 import { createTempStore, type TempStore } from '../../../test/support/temp-store';
 import { RunCancelledError } from '../capability/active-runs';
 import type { CapabilityOutcome } from '../capability/capability-outcome';
+import { STRING_BOUND_CHARS } from './column-stats';
 import { type CsvProfileOptions, profileCsv } from './profile-csv';
 
 // csv-profile on CSV files written here, streamed from a real fs object store of a temp dir.
@@ -157,6 +158,22 @@ describe('profileCsv', () => {
       distinct_exact: false,
     });
     expect(beyond.rows).toBe(CSV_DISTINCT_LIMIT + 2);
+  });
+
+  it('keeps min, max and mean finite at the ends of the number range (the result schema takes no Infinity)', async () => {
+    const huge = `1${'0'.repeat(400)}`;
+    const csv = ['big,wide', `${huge},-1.7e308`, `5,1.7e308`, `7,1.7e308`].join('\n');
+    const profiled = await result(csv);
+    // An integer beyond Number.MAX_VALUE is text, as 1e999 is: its column is a string column.
+    expect(column(profiled, 'big')).toMatchObject({
+      type: 'string',
+      min: huge.slice(0, STRING_BOUND_CHARS),
+      max: '7',
+      mean: null,
+    });
+    const wide = column(profiled, 'wide');
+    expect(wide).toMatchObject({ type: 'number', min: -1.7e308, max: 1.7e308 });
+    expect(wide.mean).toBeCloseTo(1.7e308 / 3, -300);
   });
 
   it('returns at most sample_rows rows and cuts huge cells in the result', async () => {

@@ -12,6 +12,9 @@ describe('valueKind', () => {
     ['2.', 'number'],
     ['1,000', 'string'],
     ['1e999', 'string'],
+    // Digits past Number.MAX_VALUE: not a number a profile can give as min/max/mean (JSON has no Infinity).
+    [`1${'0'.repeat(400)}`, 'string'],
+    [`-9${'9'.repeat(400)}`, 'string'],
     ['true', 'boolean'],
     ['FALSE', 'boolean'],
     ['yes', 'string'],

@@ -3,6 +3,7 @@
  * Kept strict so a column is only called numeric or temporal when every value really is:
  *
  * - integer: an optional sign and digits without leading zeros (`007`, a ZIP or an id, is text);
+ *   integers and numbers must be finite doubles (400 digits, like `1e999`, are text);
  * - number: a decimal with a `.` and/or an exponent (`1.5`, `-.5`, `1e3`); no thousands separators;
  * - boolean: `true` or `false`, any case (not yes/no or 0/1: those are ambiguous);
  * - date: an ISO 8601 calendar date `YYYY-MM-DD` that exists;
@@ -28,8 +29,10 @@ function isCalendarDate(year: string, month: string, day: string): boolean {
 
 /** The kind of a cell that is not empty (callers treat blank cells as nulls). */
 export function valueKind(value: string): ValueKind {
-  if (INTEGER.test(value)) return 'integer';
-  if (NUMBER.test(value) && Number.isFinite(Number(value))) return 'number';
+  // Finite only: a value past Number.MAX_VALUE would make min/max/mean Infinity, which no JSON carries.
+  const numeric = (pattern: RegExp) => pattern.test(value) && Number.isFinite(Number(value));
+  if (numeric(INTEGER)) return 'integer';
+  if (numeric(NUMBER)) return 'number';
   const lower = value.toLowerCase();
   if (lower === 'true' || lower === 'false') return 'boolean';
   const date = DATE.exec(value);

@@ -18,6 +18,8 @@ export interface PdfReaderOptions {
   stepTimeoutMs: number;
   /** MiB: heap of the reading thread; a PDF that needs more fails `too_complex`. */
   maxHeapMb: number;
+  /** The thread's script; default pdf-thread.cjs (tests give a misbehaving one). */
+  threadEntry?: string;
 }
 
 /** An open PDF in its own worker thread (pdf-thread.cjs): pages read one at a time, on request. */
@@ -43,7 +45,7 @@ export async function openPdfReader(
   options: PdfReaderOptions,
 ): Promise<PdfReader> {
   signal.throwIfAborted();
-  const thread = new Worker(THREAD_ENTRY, {
+  const thread = new Worker(options.threadEntry ?? THREAD_ENTRY, {
     // Plain CommonJS: without the parent's flags (tsx's loader would pass pdf.js's 480 KB bundle
     // through its transform in every new thread: about 1 s more per run, measured).
     execArgv: [],
@@ -60,6 +62,17 @@ export async function openPdfReader(
     closed = true;
     await thread.terminate();
   };
+  // Listened to for the thread's whole life, not only while a request waits: an 'error' with no
+  // listener would be an uncaught exception that ends the whole worker process, and a thread that
+  // died between two requests must fail the next one at once rather than after its deadline.
+  let death: Error | undefined;
+  thread.on('error', (err: Error) => {
+    death ??= err;
+  });
+  thread.on('exit', (code: number) => {
+    death ??= new Error(`the PDF thread exited (code ${code})`);
+    closed = true;
+  });
 
   /** Sends one request and waits for its answer, the thread's death, the deadline or the abort. */
   const ask = (message: ToPdfThread, what: string, stop: AbortSignal, transfer: ArrayBuffer[] = []) =>
@@ -93,8 +106,12 @@ export async function openPdfReader(
           fail(new PdfReadError('too_slow', `reading ${what} took longer than ${options.stepTimeoutMs} ms`)),
         options.stepTimeoutMs,
       );
-      if (stop.aborted || closed) {
-        fail(stop.aborted ? stop.reason : new Error(`the PDF thread is closed; cannot read ${what}`));
+      if (stop.aborted || closed || death !== undefined) {
+        fail(
+          stop.aborted
+            ? stop.reason
+            : new Error(`the PDF thread is closed (${death?.message ?? 'closed'}); cannot read ${what}`),
+        );
         return;
       }
       thread.on('message', onMessage);
