@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DateTime, Uuid } from './common';
+import { DateTime, Sha256Hex, Uuid } from './common';
 import { RunState } from './execution';
-import { ContentType, Filename, Sha256Hex } from './uploads';
+import { ContentType, Filename } from './uploads';
 
 /**
  * Artifacts (spec §2.5, §4.9, rule 5; docs/decisions.md A1–A5): files a run produced. Listed per run,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, Slug, UsdAmount } from './common';
+import { DateTime, MIME_TOKEN, Slug, UsdAmount } from './common';
 import { EffectiveRunStatus, effectiveRunStatus, MachineRunStatus } from './execution';
 
 /** Human sentence shown next to a price, e.g. "Free." or "USD 0.004 per 1000 characters". */
@@ -37,7 +37,7 @@ export type Pricing = z.infer<typeof Pricing>;
 /** MIME type `type/subtype`; the subtype may be `*` ("image/*"). */
 const MimeType = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9!#$&^_.+-]*\/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]*)$/, 'must be a lowercase MIME type');
+  .regex(new RegExp(`^${MIME_TOKEN}/(?:\\*|${MIME_TOKEN})$`), 'must be a lowercase MIME type');
 
 /**
  * Spec §2.1 / §4 rule 4: file requirements, against which filename, MIME type and size are
@@ -98,6 +98,22 @@ const CapabilityIdentity = {
   category: Slug,
   tags: z.array(Slug).max(32),
 };
+
+/**
+ * Whether `contentType` is one of `accepted` (a capability's `file_requirements.content_types`):
+ * the same type, or a `type/*` entry of its top-level type (`image/*` takes `image/png`). Compared
+ * in lower case (MIME types are case-insensitive); an empty list takes nothing. One rule for the
+ * upload session (uploads service) and for the files a quote or run names (orchestrator).
+ */
+export function acceptsContentType(accepted: readonly string[], contentType: string): boolean {
+  const type = contentType.toLowerCase();
+  const slash = type.indexOf('/');
+  const topLevel = slash > 0 ? type.slice(0, slash) : type;
+  return accepted.some((entry) => {
+    const wanted = entry.toLowerCase();
+    return wanted === type || wanted === `${topLevel}/*`;
+  });
+}
 
 /** Semantic version of a capability's contract, e.g. "1.0.0". */
 const CapabilityVersion = z

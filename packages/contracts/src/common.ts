@@ -87,3 +87,9 @@ export const UsdAmount = z
   .string()
   .regex(USD_AMOUNT_PATTERN, 'must be a non-negative USD decimal string with at most 6 decimals');
 export type UsdAmount = z.infer<typeof UsdAmount>;
+
+/** SHA-256 of bytes or of a canonical document, lowercase hex. */
+export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in lowercase hex');
+
+/** One lowercase token of a MIME type (`application`, `vnd.ms-excel`): RFC 6838 characters. */
+export const MIME_TOKEN = '[a-z0-9][a-z0-9!#$&^_.+-]*';

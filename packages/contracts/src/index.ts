@@ -72,6 +72,7 @@ export {
 } from './capabilities/pii-redact';
 export { WhoisInput } from './capabilities/whois';
 export {
+  acceptsContentType,
   CapabilityExecution,
   CapabilityRecord,
   CapabilitySummary,
@@ -100,6 +101,7 @@ export {
   IdempotencyKey,
   SCOPES,
   Scope,
+  Sha256Hex,
   Slug,
   UsdAmount,
   Uuid,
@@ -180,7 +182,6 @@ export {
   FileFacts,
   Filename,
   ResolvedFile,
-  Sha256Hex,
   UPLOAD_MAX_BYTES,
   UploadId,
   UploadIdParams,

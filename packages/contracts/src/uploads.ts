@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ClientType, DateTime, Slug, Uuid } from './common';
+import { ClientType, DateTime, MIME_TOKEN, Sha256Hex, Slug, Uuid } from './common';
 
 /**
  * Upload sessions and uploads (spec §1.4, §2.4, §4.6, §4.7, rule 4; docs/decisions.md U1–U8). A
@@ -39,12 +39,9 @@ export const ContentType = z
   .string()
   .max(127)
   .regex(
-    /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/,
+    new RegExp(`^${MIME_TOKEN}/${MIME_TOKEN}$`),
     'must be a lowercase MIME type such as application/pdf',
   );
-
-/** SHA-256 of bytes, lowercase hex. */
-export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in lowercase hex');
 
 /** Spec §2.4 / §4.6 request input: the file the client is about to upload. */
 export const UploadSessionInput = z

@@ -74,7 +74,7 @@ export const StartRunResponse = z.object({
 export type StartRunResponse = z.infer<typeof StartRunResponse>;
 
 /** SHA-256 (hex) of a capability's canonical input: what a quote prices and a hold checks. */
-const InputHash = z.string().regex(/^[0-9a-f]{64}$/);
+const InputHash = Sha256Hex;
 
 /**
  * `wallet.issueQuote`: stores a quote with the price the caller computed (crt: zero, spec §1.7) and

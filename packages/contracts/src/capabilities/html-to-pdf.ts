@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Sha256Hex } from '../common';
 
 /** Largest HTML document one run takes, in bytes of UTF-8 (500 KB). */
 export const HTML_MAX_BYTES = 500_000;
@@ -34,7 +35,7 @@ export const HtmlToPdfResult = z
     content_type: z.literal('application/pdf'),
     bytes: z.number().int().min(1).max(PDF_MAX_BYTES),
     pages: z.number().int().min(1),
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    sha256: Sha256Hex,
     /** Name of the artifact holding the PDF (spec §4.9); version 2.0.0 replaced the base64 field. */
     artifact: z.literal(PDF_ARTIFACT),
   })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ArtifactDownloadQuery, ArtifactIdParams, ArtifactManifestResponse } from '../artifacts';
+import { Sha256Hex } from '../common';
 import { RunIdParams } from '../run';
-import { Sha256Hex } from '../uploads';
 import type { ApiOperation } from './operation';
 
 /** Headers of a download a client may rely on (what the uploads service sets and the gateway relays). */

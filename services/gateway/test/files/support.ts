@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
 import {
   ArtifactManifestResponse,
-  QuoteResponse,
-  RunStartResponse,
+  type QuoteResponse,
   type RunStatusResponse,
   UploadResponse,
   UploadSessionResponse,
 } from '@svc/contracts';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
 import { type FetchResult, startTestStack, type TestStack } from '@svc/testkit';
-import { waitForRun } from '../quote-first/support';
+import { quoteAndRun, waitForRun } from '../quote-first/support';
 
 /**
  * Shared set-up of the file suites (services/gateway/test/files/*): the whole platform as child
@@ -116,54 +115,19 @@ export async function uploadOk(
   return UploadResponse.parse(answer.json).upload;
 }
 
-export function postQuote(
-  stack: TestStack,
-  apiKey: string,
-  slug: string,
-  input: unknown,
-): Promise<FetchResult> {
-  return stack.fetch(`/api/capabilities/${slug}/quote`, { method: 'POST', apiKey, json: { input } });
-}
-
-export async function quoteOk(
-  stack: TestStack,
-  apiKey: string,
-  slug: string,
-  input: Record<string, unknown>,
-): Promise<QuoteResponse['quote']> {
-  const answer = await postQuote(stack, apiKey, slug, input);
-  if (answer.status !== 200) throw new Error(`quote ${slug}: ${answer.status} ${answer.text}`);
-  return QuoteResponse.parse(answer.json).quote;
-}
-
-export function postRun(
-  stack: TestStack,
-  apiKey: string,
-  slug: string,
-  input: unknown,
-  quoteId: string,
-): Promise<FetchResult> {
-  return stack.fetch(`/api/capabilities/${slug}/run`, {
-    method: 'POST',
-    apiKey,
-    json: { input, quote_id: quoteId },
-    headers: { 'idempotency-key': `files-${quoteId}` },
-  });
-}
-
-/** Quote, run, poll until completed (throws on failed/cancelled): the completed run. */
+/**
+ * Quote and run with a fresh key (the quote-first suites' `quoteAndRun`), then poll until the run
+ * is final; throws unless it completed. The quote and the completed run.
+ */
 export async function runToCompletion(
   stack: TestStack,
   apiKey: string,
   slug: string,
   input: Record<string, unknown>,
 ): Promise<{ quote: QuoteResponse['quote']; run: RunStatusResponse }> {
-  const quote = await quoteOk(stack, apiKey, slug, input);
-  const started = await postRun(stack, apiKey, slug, input, quote.quote_id);
-  if (started.status !== 202 && started.status !== 200) {
-    throw new Error(`run ${slug}: ${started.status} ${started.text}`);
-  }
-  const runId = RunStartResponse.parse(started.json).run_id;
+  const started = await quoteAndRun(stack, apiKey, slug, input);
+  if (started.quote === null) throw new Error(`run ${started.run_id} has no quote`);
+  const runId = started.run_id;
   const run = await waitForRun(
     stack,
     apiKey,
@@ -172,7 +136,7 @@ export async function runToCompletion(
     60_000,
   );
   if (run.status !== 'completed') throw new Error(`run ${runId} ${run.status}: ${JSON.stringify(run.error)}`);
-  return { quote, run };
+  return { quote: started.quote, run };
 }
 
 export async function artifactsOk(

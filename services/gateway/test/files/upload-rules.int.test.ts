@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorResponse, UploadResponse, type UploadSessionResponse } from '@svc/contracts';
 import { sleep, type TestApiKey } from '@svc/testkit';
+import { postQuote } from '../quote-first/support';
 import { makeCsv, makeImage, makePdf } from './sample-files';
 import {
   artifactsOk,
   download,
   FILE_SCOPES,
   type FilesStack,
-  postQuote,
   postSession,
   putBytes,
   runToCompletion,
@@ -234,7 +234,7 @@ describe('upload sessions, PUT, quote and download links: the rules', () => {
       const pdf = await makePdf(['q']);
       const pending = await session(pdf);
       const notYet = await postQuote(files.stack, key.apiKey, 'pdf-extract-text', {
-        upload_id: pending.upload_id,
+        input: { upload_id: pending.upload_id },
       });
       expect(notYet.status).toBe(409);
       expect(errorOf(notYet.json)).toMatch(/not complete/);
@@ -248,7 +248,7 @@ describe('upload sessions, PUT, quote and download links: the rules', () => {
         csv,
       );
       const crossed = await postQuote(files.stack, key.apiKey, 'pdf-extract-text', {
-        upload_id: csvUpload.upload_id,
+        input: { upload_id: csvUpload.upload_id },
       });
       expect(crossed.status).toBe(422);
       expect(errorOf(crossed.json)).toMatch(/csv-profile/);
@@ -265,7 +265,7 @@ describe('upload sessions, PUT, quote and download links: the rules', () => {
       expect(existsSync(objectPath)).toBe(false);
       expect((await getUpload(created.upload_id)).status).toBe('expired');
       const quote = await postQuote(files.stack, key.apiKey, 'pdf-extract-text', {
-        upload_id: created.upload_id,
+        input: { upload_id: created.upload_id },
       });
       expect(quote.status).toBe(409);
     }, 30_000);

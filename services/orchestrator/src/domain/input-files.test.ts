@@ -4,12 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from '@svc/errors';
 import { FILE_RECORDS, RECORDS } from '../../test/fixtures/capability-records';
 import { csvFile, imageFile, pdfFile } from '../../test/fixtures/resolved-files';
 import { definitionOf } from './capability-gate';
-import {
-  assertFileCount,
-  contentTypeAllowed,
-  type ResolveFilesRequest,
-  resolveInputFiles,
-} from './input-files';
+import { assertFileCount, type ResolveFilesRequest, resolveInputFiles } from './input-files';
 
 const CLIENT_ID = '6f1c1f2e-3d4b-4a5c-8d9e-0f1a2b3c4d5e';
 const RUN_ID = '3a0c8a56-9b1e-4f7a-8c2d-5e6f7a8b9c0d';
@@ -41,19 +36,6 @@ function query(slug: string, input: Record<string, unknown>, runId?: string) {
     runId,
   };
 }
-
-describe('contentTypeAllowed', () => {
-  it('takes the same type or a type/* entry of its top-level type, in any letter case', () => {
-    expect(contentTypeAllowed('application/pdf', ['application/pdf'])).toBe(true);
-    expect(contentTypeAllowed('image/png', ['image/*'])).toBe(true);
-    expect(contentTypeAllowed('Image/PNG', ['image/png'])).toBe(true);
-    expect(contentTypeAllowed('image/png', ['image/jpeg', 'image/webp'])).toBe(false);
-    expect(contentTypeAllowed('text/csv', ['image/*'])).toBe(false);
-    // `*` only stands for a subtype: `image/*` does not take `imagex/png`, nor `*/*` anything here.
-    expect(contentTypeAllowed('imagex/png', ['image/*'])).toBe(false);
-    expect(contentTypeAllowed('application/pdf', [])).toBe(false);
-  });
-});
 
 describe('assertFileCount', () => {
   it('422 outside min_files..max_files, naming both bounds and the count', () => {

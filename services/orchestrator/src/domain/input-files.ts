@@ -1,5 +1,11 @@
 import type { RpcRequestInput } from '@svc/bus';
-import { type CapabilityDefinition, type FileRequirements, filesOf, type ResolvedFile } from '@svc/contracts';
+import {
+  acceptsContentType,
+  type CapabilityDefinition,
+  type FileRequirements,
+  filesOf,
+  type ResolvedFile,
+} from '@svc/contracts';
 import { ValidationError } from '@svc/errors';
 
 /** What the upload service is asked for (rpc `uploads.resolveFiles`, bus RPC catalog). */
@@ -66,24 +72,9 @@ export function assertFileCount(slug: string, requirements: FileRequirements, co
 
 /** 422 unless the file's content type is one the capability takes. */
 export function assertContentType(slug: string, requirements: FileRequirements, file: ResolvedFile): void {
-  if (contentTypeAllowed(file.content_type, requirements.content_types)) return;
+  if (acceptsContentType(requirements.content_types, file.content_type)) return;
   const allowed = requirements.content_types.length === 0 ? 'none' : requirements.content_types.join(', ');
   throw new ValidationError(
     `input: upload ${file.upload_id} is ${file.content_type}; capability ${slug} takes ${allowed}`,
   );
-}
-
-/**
- * Whether `contentType` matches one of `allowed`: the same type, or a `type/*` entry of its top-level
- * type (`image/*` takes `image/png`). Compared in lower case (MIME types are case-insensitive); an
- * empty list takes nothing, as the upload service's session check does.
- */
-export function contentTypeAllowed(contentType: string, allowed: readonly string[]): boolean {
-  const type = contentType.toLowerCase();
-  const slash = type.indexOf('/');
-  const topLevel = slash > 0 ? type.slice(0, slash) : type;
-  return allowed.some((entry) => {
-    const wanted = entry.toLowerCase();
-    return wanted === type || wanted === `${topLevel}/*`;
-  });
 }

@@ -3,7 +3,6 @@ import { ValidationError } from '@svc/errors';
 import {
   assertFileCount,
   assertSessionFile,
-  contentTypeAccepted,
   extensionOf,
   extensionProblem,
   listOf,
@@ -40,16 +39,6 @@ function failure(run: () => void): string {
   }
   throw new Error('expected a ValidationError');
 }
-
-describe('contentTypeAccepted', () => {
-  it('matches exact entries and type/* wildcards only', () => {
-    expect(contentTypeAccepted(['application/pdf'], 'application/pdf')).toBe(true);
-    expect(contentTypeAccepted(['image/*'], 'image/png')).toBe(true);
-    expect(contentTypeAccepted(['image/*'], 'application/png')).toBe(false);
-    expect(contentTypeAccepted(['image/png'], 'image/jpeg')).toBe(false);
-    expect(contentTypeAccepted([], 'image/png')).toBe(false);
-  });
-});
 
 describe('file names', () => {
   it('finds the extension, if any', () => {

@@ -1,4 +1,9 @@
-import { type FileRequirements, UPLOAD_MAX_BYTES, type UploadSessionInput } from '@svc/contracts';
+import {
+  acceptsContentType,
+  type FileRequirements,
+  UPLOAD_MAX_BYTES,
+  type UploadSessionInput,
+} from '@svc/contracts';
 import { ValidationError } from '@svc/errors';
 import mime from 'mime-types';
 
@@ -7,12 +12,6 @@ import mime from 'mime-types';
  * response before upload") and of the files a quote or run names (docs/decisions.md U1, U5). Pure:
  * the capability's `file_requirements` come from the registry's describe answer.
  */
-
-/** Whether `contentType` is one of `accepted` (entries may be `type/*`). */
-export function contentTypeAccepted(accepted: readonly string[], contentType: string): boolean {
-  const [major] = contentType.split('/');
-  return accepted.some((entry) => entry === contentType || (entry.endsWith('/*') && entry === `${major}/*`));
-}
 
 /** `a`, `a or b`, `a, b or c`: the allowed list as a message names it. */
 export function listOf(items: readonly string[]): string {
@@ -27,7 +26,7 @@ export function assertContentTypeAccepted(
   contentType: string,
   field: string,
 ): void {
-  if (!contentTypeAccepted(requirements.content_types, contentType)) {
+  if (!acceptsContentType(requirements.content_types, contentType)) {
     throw new ValidationError(
       `${field}: capability ${slug} accepts ${listOf(requirements.content_types)}, not ${contentType}`,
     );
