@@ -1,4 +1,4 @@
-import type { CapabilityRecord } from '@svc/contracts';
+import { type CapabilityRecord, NO_FILES } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
 import { createCapabilityDirectory } from '../src/capability-directory';
 
@@ -12,13 +12,7 @@ function record(slug: string, machineRunStatus: string): CapabilityRecord {
     tags: [],
     version: '1.0.0',
     pricing: { model: 'free', currency: 'USD', description: 'Free.' },
-    file_requirements: {
-      accepts_files: false,
-      min_files: 0,
-      max_files: 0,
-      max_size_bytes: null,
-      content_types: [],
-    },
+    file_requirements: NO_FILES,
     execution: {
       machine_run_status: machineRunStatus,
       effective_status: machineRunStatus === 'supported' ? 'supported' : 'describe_only',

@@ -62,6 +62,15 @@ export const FileRequirements = z
   });
 export type FileRequirements = z.infer<typeof FileRequirements>;
 
+/** File requirements of a capability that takes no files (its input is JSON only). */
+export const NO_FILES: FileRequirements = {
+  accepts_files: false,
+  min_files: 0,
+  max_files: 0,
+  max_size_bytes: null,
+  content_types: [],
+};
+
 /** Runtime family that executes a capability (e.g. "node", "browser"). */
 const Runtime = z.string().regex(/^[a-z0-9_-]{1,32}$/, 'must be 1-32 lowercase letters, digits, _ or -');
 export const ExecutionMode = z.enum(['sync', 'async']);

@@ -79,6 +79,7 @@ export {
   ExecutionMode,
   FileRequirements,
   ManifestExecution,
+  NO_FILES,
   Pricing,
   publishedExecution,
 } from './capability';

@@ -1,3 +1,4 @@
+export { type CapabilityRecordOptions, capabilityRecord, FREE_PRICING } from './capability-records';
 // @svc/testkit: the integration-test harness (docs/architecture.md "Layout"). A suite starts a
 // private copy of the platform with startTestStack() and closes it in afterAll.
 

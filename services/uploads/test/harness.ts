@@ -14,53 +14,21 @@ import {
   type RpcServer,
   serveRpc,
 } from '@svc/bus';
-import {
-  type CapabilityRecord,
-  effectiveRunStatus,
-  type FileRequirements,
-  type Pricing,
-} from '@svc/contracts';
+import type { CapabilityRecord } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
 import { type MemoryLogger, memoryLogger } from '@svc/log';
 import { type HttpServerHandle, listenHttp } from '@svc/service-kit';
 import { createObjectStore, type ObjectStore } from '@svc/storage';
-import { createTestDatabase, deleteKeysWithPrefix, type TestDatabase, testRedisUrl } from '@svc/testkit';
+import {
+  capabilityRecord,
+  createTestDatabase,
+  deleteKeysWithPrefix,
+  type TestDatabase,
+  testRedisUrl,
+} from '@svc/testkit';
 import type { UploadSettings, UploadsDeps } from '../src/domain/settings';
 import { createInternalApp } from '../src/handlers/internal-app';
 import { uploadsHandlers } from '../src/handlers/rpc';
-
-const FREE: Pricing = { model: 'free', currency: 'USD', description: 'Free.' };
-const NO_FILES: FileRequirements = {
-  accepts_files: false,
-  min_files: 0,
-  max_files: 0,
-  max_size_bytes: null,
-  content_types: [],
-};
-
-export function capabilityRecord(
-  slug: string,
-  machineRunStatus: string,
-  files: FileRequirements = NO_FILES,
-): CapabilityRecord {
-  return {
-    slug,
-    name: `${slug} capability`,
-    description: `The ${slug} capability (test fixture).`,
-    category: 'data',
-    tags: [],
-    version: '1.0.0',
-    pricing: FREE,
-    file_requirements: files,
-    execution: {
-      machine_run_status: machineRunStatus,
-      effective_status: effectiveRunStatus(machineRunStatus),
-      runtime: 'node',
-      mode: 'async',
-    },
-    updated_at: '2026-11-21T12:00:00.000Z',
-  };
-}
 
 /** bytes: the fixture PDF capability's own limit (small, so a test can go over it cheaply). */
 export const PDF_MAX_BYTES = 1_000_000;
@@ -69,32 +37,40 @@ export const PDF_MAX_BYTES = 1_000_000;
 export const RECORDS: Readonly<Record<string, CapabilityRecord>> = {
   crt: capabilityRecord('crt', 'supported'),
   whois: capabilityRecord('whois', 'describe_only', {
-    accepts_files: true,
-    min_files: 1,
-    max_files: 1,
-    max_size_bytes: null,
-    content_types: ['application/pdf'],
+    files: {
+      accepts_files: true,
+      min_files: 1,
+      max_files: 1,
+      max_size_bytes: null,
+      content_types: ['application/pdf'],
+    },
   }),
   'pdf-extract-text': capabilityRecord('pdf-extract-text', 'supported', {
-    accepts_files: true,
-    min_files: 1,
-    max_files: 1,
-    max_size_bytes: PDF_MAX_BYTES,
-    content_types: ['application/pdf'],
+    files: {
+      accepts_files: true,
+      min_files: 1,
+      max_files: 1,
+      max_size_bytes: PDF_MAX_BYTES,
+      content_types: ['application/pdf'],
+    },
   }),
   'image-thumbnail': capabilityRecord('image-thumbnail', 'supported', {
-    accepts_files: true,
-    min_files: 1,
-    max_files: 3,
-    max_size_bytes: 5_000_000,
-    content_types: ['image/jpeg', 'image/png', 'image/webp'],
+    files: {
+      accepts_files: true,
+      min_files: 1,
+      max_files: 3,
+      max_size_bytes: 5_000_000,
+      content_types: ['image/jpeg', 'image/png', 'image/webp'],
+    },
   }),
   'csv-profile': capabilityRecord('csv-profile', 'supported', {
-    accepts_files: true,
-    min_files: 1,
-    max_files: 1,
-    max_size_bytes: 5_000_000,
-    content_types: ['text/csv'],
+    files: {
+      accepts_files: true,
+      min_files: 1,
+      max_files: 1,
+      max_size_bytes: 5_000_000,
+      content_types: ['text/csv'],
+    },
   }),
 };
 

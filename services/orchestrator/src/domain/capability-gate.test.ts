@@ -44,7 +44,7 @@ function thrown(fn: () => unknown): unknown {
 describe('execution modes (spec §2.1, docs/decisions.md Q6)', () => {
   it('lets supported, legacy runnable, requires_worker and plan_only through', () => {
     expect(assertRunnable('crt', record('crt'))).toBe('supported');
-    expect(assertRunnable('x', capabilityRecord('x', 'runnable', FREE))).toBe('supported');
+    expect(assertRunnable('x', capabilityRecord('x', 'runnable'))).toBe('supported');
     expect(assertRunnable('html-to-pdf', record('html-to-pdf'))).toBe('requires_worker');
     expect(assertRunnable('crt-batch-plan', record('crt-batch-plan'))).toBe('plan_only');
   });
@@ -59,14 +59,14 @@ describe('execution modes (spec §2.1, docs/decisions.md Q6)', () => {
   });
 
   it('names an unknown raw value, and a missing one, as treated like describe_only', () => {
-    const unknown = thrown(() => assertRunnable('x', capabilityRecord('x', 'experimental', FREE)));
+    const unknown = thrown(() => assertRunnable('x', capabilityRecord('x', 'experimental')));
     expect(unknown).toBeInstanceOf(ConflictError);
     expect(unknown).toHaveProperty(
       'message',
       'capability x cannot be quoted or run: its execution mode "experimental" is not recognised and is treated as describe_only (spec §2.1)',
     );
     // Letter case matters (§2.1: an unknown value).
-    expect(() => assertRunnable('x', capabilityRecord('x', 'Supported', FREE))).toThrow(
+    expect(() => assertRunnable('x', capabilityRecord('x', 'Supported'))).toThrow(
       /"Supported" is not recognised/,
     );
     expect(blockedMessage('x', '')).toBe(
@@ -75,11 +75,11 @@ describe('execution modes (spec §2.1, docs/decisions.md Q6)', () => {
   });
 
   it('takes the stricter of the registry effective_status and the re-derived one', () => {
-    const inconsistent = capabilityRecord('x', 'supported', FREE);
+    const inconsistent = capabilityRecord('x', 'supported');
     inconsistent.execution.effective_status = 'describe_only';
     expect(executionStatusOf(inconsistent)).toBe('describe_only');
     expect(() => assertRunnable('x', inconsistent)).toThrow('its execution mode is describe_only');
-    const unlocked = capabilityRecord('x', 'experimental', FREE);
+    const unlocked = capabilityRecord('x', 'experimental');
     unlocked.execution.effective_status = 'supported';
     expect(executionStatusOf(unlocked)).toBe('describe_only');
   });

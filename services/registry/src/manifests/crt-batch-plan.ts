@@ -1,6 +1,5 @@
-import { type CapabilityManifest, CRT_BATCH_MAX_ENTRIES, CrtBatchPlanInput } from '@svc/contracts';
+import { type CapabilityManifest, CRT_BATCH_MAX_ENTRIES, CrtBatchPlanInput, NO_FILES } from '@svc/contracts';
 import type { Category } from './categories';
-import { NO_FILES } from './no-files';
 
 const category: Category = 'security';
 

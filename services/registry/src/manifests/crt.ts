@@ -1,6 +1,5 @@
-import { type CapabilityManifest, CrtInput } from '@svc/contracts';
+import { type CapabilityManifest, CrtInput, NO_FILES } from '@svc/contracts';
 import type { Category } from './categories';
-import { NO_FILES } from './no-files';
 
 const category: Category = 'security';
 

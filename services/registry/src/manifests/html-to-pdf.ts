@@ -1,6 +1,11 @@
-import { type CapabilityManifest, HTML_MAX_BYTES, HtmlToPdfInput, PDF_MAX_BYTES } from '@svc/contracts';
+import {
+  type CapabilityManifest,
+  HTML_MAX_BYTES,
+  HtmlToPdfInput,
+  NO_FILES,
+  PDF_MAX_BYTES,
+} from '@svc/contracts';
 import type { Category } from './categories';
-import { NO_FILES } from './no-files';
 
 const category: Category = 'documents';
 

@@ -1,6 +1,5 @@
-import { type CapabilityManifest, PII_MAX_CHARACTERS, PiiRedactInput } from '@svc/contracts';
+import { type CapabilityManifest, NO_FILES, PII_MAX_CHARACTERS, PiiRedactInput } from '@svc/contracts';
 import type { Category } from './categories';
-import { NO_FILES } from './no-files';
 
 const category: Category = 'privacy';
 

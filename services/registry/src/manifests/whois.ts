@@ -1,6 +1,5 @@
-import { type CapabilityManifest, WhoisInput } from '@svc/contracts';
+import { type CapabilityManifest, NO_FILES, WhoisInput } from '@svc/contracts';
 import type { Category } from './categories';
-import { NO_FILES } from './no-files';
 
 const category: Category = 'network';
 

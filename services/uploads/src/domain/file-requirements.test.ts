@@ -1,4 +1,4 @@
-import { type FileRequirements, UPLOAD_MAX_BYTES } from '@svc/contracts';
+import { type FileRequirements, NO_FILES, UPLOAD_MAX_BYTES } from '@svc/contracts';
 import { ValidationError } from '@svc/errors';
 import {
   assertFileCount,
@@ -21,13 +21,6 @@ const IMAGES: FileRequirements = {
   max_files: 10,
   max_size_bytes: null,
   content_types: ['image/jpeg', 'image/png', 'image/webp'],
-};
-const NO_FILES: FileRequirements = {
-  accepts_files: false,
-  min_files: 0,
-  max_files: 0,
-  max_size_bytes: null,
-  content_types: [],
 };
 
 function failure(run: () => void): string {
