@@ -6,6 +6,7 @@ import { benchCatalog } from './catalog';
 import { benchCrt } from './crt';
 import { benchLedger } from './ledger';
 import type { LoadOptions } from './load';
+import { benchMcp } from './mcp';
 import { benchPii } from './pii';
 import { benchUploads } from './uploads';
 
@@ -14,6 +15,7 @@ const scenarios: Record<string, (options: LoadOptions) => Promise<void>> = {
   crt: benchCrt,
   pii: benchPii,
   ledger: async () => benchLedger(),
+  mcp: benchMcp,
   uploads: async () => benchUploads(),
 };
 

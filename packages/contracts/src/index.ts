@@ -131,7 +131,7 @@ export {
   RunState,
 } from './execution';
 export { HealthResponse, ReadinessCheck, ReadinessResponse } from './health';
-export { type JsonSchemaIo, toJsonSchema } from './json-schema';
+export { type JsonSchemaIo, type JsonSchemaTarget, toJsonSchema } from './json-schema';
 export {
   BURN_WINDOWS,
   BurnWindow,
@@ -150,6 +150,7 @@ export {
   UsageStatementQuery,
   UsageStatementResponse,
 } from './ledger';
+export { MCP_TOOL_NAMES, McpJsonRpcMessage, type McpToolName } from './mcp';
 export { MICROS_PER_USD, microsFromUsd, signedUsdFromMicros, usdFromMicros } from './money';
 export { SpendDiagnosticsQuery } from './openapi/account-operations';
 export { apiOperations, buildOpenApiDocument, type OpenApiDocument } from './openapi/document';

@@ -3,7 +3,14 @@ import { z } from 'zod';
 export type JsonSchemaIo = 'input' | 'output';
 
 /**
- * Converts a zod schema to JSON Schema draft 2020-12 with zod 4's native generator.
+ * The JSON Schema dialect: 2020-12 for the OpenAPI document and capability `input_schema`s;
+ * draft-07 for MCP tool schemas, the dialect the MCP SDK's own zod conversion writes and its
+ * clients' default Ajv validates (a 2020-12 `$schema` would not compile there).
+ */
+export type JsonSchemaTarget = 'draft-2020-12' | 'draft-7';
+
+/**
+ * Converts a zod schema to JSON Schema (draft 2020-12 unless `target` says otherwise) with zod 4's native generator.
  *
  * `io` defaults to `'input'`: the main use is describing what a client must SEND (a capability's
  * `input_schema`). In input mode a field with a default is optional (not in `required`), a coerced
@@ -30,10 +37,10 @@ export function keepOpenObjectsOpen(ctx: {
 
 export function toJsonSchema(
   schema: z.ZodType,
-  { io = 'input' }: { io?: JsonSchemaIo } = {},
+  { io = 'input', target = 'draft-2020-12' }: { io?: JsonSchemaIo; target?: JsonSchemaTarget } = {},
 ): Record<string, unknown> {
   return z.toJSONSchema(schema, {
-    target: 'draft-2020-12',
+    target,
     io,
     unrepresentable: 'throw',
     override: keepOpenObjectsOpen,

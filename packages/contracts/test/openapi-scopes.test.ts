@@ -73,7 +73,7 @@ describe('OpenAPI scopes', () => {
     const description = String(get(doc, 'info', 'description'));
     expect(description).toContain('| `capabilities:read` | nothing on REST yet |');
     expect(description).toContain('| `capabilities:quote` | `POST /api/capabilities/{slug}/quote` |');
-    expect(description).toContain('| any valid key | `GET /api/account/whoami` |');
+    expect(description).toContain('| any valid key | `GET /api/account/whoami`, `POST /mcp` |');
     // Another operation moves the table with it: nothing is restated by hand.
     const upload: ApiOperation = {
       method: 'post',

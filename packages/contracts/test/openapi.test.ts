@@ -57,6 +57,7 @@ describe('buildOpenApiDocument', () => {
         'get /api/account/balance',
         'get /api/account/usage-statement',
         'get /api/account/spend-diagnostics',
+        'post /mcp',
         'get /healthz',
         'get /readyz',
         'get /openapi.json',

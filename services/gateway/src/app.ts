@@ -6,6 +6,7 @@ import type { RunOrchestrator } from './domain/run-orchestrator';
 import type { RunWaiting } from './domain/run-waiter';
 import type { UploadsService } from './domain/uploads-service';
 import type { GatewayHandler } from './locals';
+import { mcpRouter } from './mcp/mcp-router';
 import { createRequireAuth, type KeyVerifier } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
 import { observeRequests, type RequestObserver } from './middleware/metrics';
@@ -28,7 +29,7 @@ import type { UploadsDataTarget } from './routes/uploads-data-proxy';
 /** `trust proxy` as express takes it: off, on, a hop count, or addresses/subnets of trusted proxies. */
 export type TrustProxy = boolean | number | string;
 
-/** A router and where it is mounted. Each resource is one mount; MCP (`/mcp`) joins as another. */
+/** A router and where it is mounted. Each resource is one mount; MCP (`/mcp`) is one too. */
 export interface RouteMount {
   readonly path: string;
   readonly router: Router;
@@ -75,6 +76,11 @@ export interface AppDeps {
   readonly startedAt?: number;
   /** Defaults to buildOpenApiDocument(). */
   readonly openApiDocument?: object;
+  /** MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS (decisions M3; unset: loopback + PUBLIC_BASE_URL). */
+  readonly mcpAllowedHosts?: readonly string[] | undefined;
+  readonly mcpAllowedOrigins?: readonly string[] | undefined;
+  /** MCP_RUN_WAIT_MS: ms svc_tool_run waits for a run (default 25,000; decisions M5). */
+  readonly mcpRunWaitMs?: number;
   /** More mounts after the built-in ones (tests use it for a JSON-body route; none in production yet). */
   readonly extraRoutes?: (kit: RouteKit) => readonly RouteMount[];
 }
@@ -83,6 +89,8 @@ export const SERVICE_NAME = 'gateway';
 const DEFAULT_JSON_BODY_LIMIT = '1mb';
 // ms: under the 60 s idle timeout common in load balancers and proxies, so the 202 arrives first.
 export const DEFAULT_CRT_RUN_WAIT_MS = 55_000;
+// ms: under the MCP SDK client's default 60 s request timeout, with room for the answer.
+export const DEFAULT_MCP_RUN_WAIT_MS = 25_000;
 
 /**
  * The gateway's express app, with every dependency injected so tests build it without a network.
@@ -135,6 +143,25 @@ export function createApp(deps: AppDeps): Express {
     { path: '/api/capability-uploads', router: capabilityUploadsRouter(kit, deps.uploads, deps.uploadsData) },
     { path: '/api/artifacts', router: artifactDownloadRouter(kit, deps.uploadsData) },
     { path: '/api/account', router: accountRouter(kit.requireAuth, deps.wallet) },
+    // Streamable HTTP MCP (spec §4.21): the same services as the REST routes, one tool per twin.
+    {
+      path: '/mcp',
+      router: mcpRouter(kit, {
+        logger: deps.logger,
+        keys: deps.keys,
+        allowedHosts: deps.mcpAllowedHosts,
+        allowedOrigins: deps.mcpAllowedOrigins,
+        publicBaseUrl: deps.publicBaseUrl,
+        services: {
+          catalog: deps.catalog,
+          wallet: deps.wallet,
+          orchestrator: deps.orchestrator,
+          uploads: deps.uploads,
+          runWaiter: deps.runWaiter,
+          runWaitMs: deps.mcpRunWaitMs ?? DEFAULT_MCP_RUN_WAIT_MS,
+        },
+      }),
+    },
     ...(deps.extraRoutes?.(kit) ?? []),
   ];
   for (const mount of mounts) app.use(mount.path, mount.router);

@@ -36,6 +36,20 @@ describe('GatewayEnv', () => {
     }
   });
 
+  it('reads the MCP settings: comma lists (unset or empty: the defaults apply) and the run wait', () => {
+    const env = loadEnv(GatewayEnv, {
+      ...required,
+      MCP_ALLOWED_HOSTS: ' API.example.com , ,localhost:8080',
+      MCP_ALLOWED_ORIGINS: '',
+      MCP_RUN_WAIT_MS: '5000',
+    });
+    expect(env.MCP_ALLOWED_HOSTS).toEqual(['api.example.com', 'localhost:8080']);
+    expect(env.MCP_ALLOWED_ORIGINS).toBeUndefined();
+    expect(env.MCP_RUN_WAIT_MS).toBe(5_000);
+    expect(loadEnv(GatewayEnv, required)).toMatchObject({ MCP_RUN_WAIT_MS: 25_000 });
+    expect(loadEnv(GatewayEnv, required).MCP_ALLOWED_HOSTS).toBeUndefined();
+  });
+
   it('reads UPLOADS_URL (http only: the internal port is never TLS-terminated by us)', () => {
     expect(loadEnv(GatewayEnv, { ...required, UPLOADS_URL: 'http://uploads:9000' }).UPLOADS_URL).toBe(
       'http://uploads:9000',

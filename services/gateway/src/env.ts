@@ -46,6 +46,18 @@ function parseSize(text: string): number {
   return Number(match[1]) * unit;
 }
 
+/** A comma-separated list, trimmed, empty entries dropped; unset or empty: undefined (the default applies). */
+const CommaList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim().toLowerCase())
+      .filter((entry) => entry !== ''),
+  )
+  .transform((list) => (list.length === 0 ? undefined : list))
+  .optional();
+
 /**
  * PUBLIC_BASE_URL: the origin (and optional path prefix) clients reach the gateway at, used for the
  * links the gateway hands out (upload_url, artifact download links). Kept without a trailing slash;
@@ -90,6 +102,14 @@ export const GatewayEnv = z.object({
   // upload PUTs and artifact downloads to it. Never exposed publicly; http only (loopback or a
   // private network).
   UPLOADS_URL: urlVar(['http:'], 'http://127.0.0.1:8094'),
+  // MCP at /mcp, DNS-rebinding defence (decisions M3): the Host values and browser Origins
+  // accepted, comma-separated. Unset: localhost, 127.0.0.1 and [::1] on any port plus
+  // PUBLIC_BASE_URL's host (and origin). A host entry without a port matches any port.
+  MCP_ALLOWED_HOSTS: CommaList,
+  MCP_ALLOWED_ORIGINS: CommaList,
+  // ms: how long svc_tool_run waits for a run (a crt run always; any run when the client asked
+  // for progress) before answering with its status; under the MCP SDK client's 60 s request timeout.
+  MCP_RUN_WAIT_MS: durationMs(25_000),
 });
 export type GatewayEnv = z.output<typeof GatewayEnv>;
 

@@ -132,6 +132,9 @@ runService({
       observeRequest: createRequestMetrics(health.registry),
       jsonBodyLimit: env.JSON_BODY_LIMIT,
       trustProxy: env.TRUST_PROXY,
+      mcpAllowedHosts: env.MCP_ALLOWED_HOSTS,
+      mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS,
+      mcpRunWaitMs: env.MCP_RUN_WAIT_MS,
     });
     // Half the shutdown budget for in-flight requests; the rest for the closables after it.
     const http = await listenHttp(app, {

@@ -5,6 +5,7 @@ import { accountOperations } from './account-operations';
 import { artifactOperations } from './artifact-operations';
 import { capabilityOperations } from './capability-operations';
 import { componentSchemas } from './components';
+import { mcpOperations } from './mcp-operations';
 import { type ApiOperation, toOpenApiOperation } from './operation';
 import { quoteRunOperations } from './quote-run-operations';
 import { runOperations } from './run-operations';
@@ -20,6 +21,7 @@ export const apiOperations: readonly ApiOperation[] = [
   ...uploadOperations,
   ...artifactOperations,
   ...accountOperations,
+  ...mcpOperations,
   ...systemOperations,
 ];
 

@@ -13,9 +13,19 @@ export const MISSING_KEY_MESSAGE = 'missing API key: send Authorization: Bearer 
 // RFC 6750 §2.1: b64token syntax; anything else after "Bearer " cannot be one of our keys.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/** The 403 message of a valid key without the scope(s) an endpoint (or MCP tool) requires. */
+export function insufficientScopeMessage(missing: readonly string[]): string {
+  const plural = missing.length === 1 ? '' : 's';
+  return `insufficient scope: this endpoint requires scope${plural} ${missing.join(', ')}`;
+}
+
 /** RFC 6750 §3 challenge: realm always; error (and scope) when a credential was presented. */
-function challenge(error?: 'invalid_token' | 'insufficient_scope', scope?: readonly string[]): string {
-  const parts = [`realm="${REALM}"`];
+function challenge(
+  realm: string,
+  error?: 'invalid_token' | 'insufficient_scope',
+  scope?: readonly string[],
+): string {
+  const parts = [`realm="${realm}"`];
   if (error !== undefined) parts.push(`error="${error}"`);
   if (scope !== undefined && scope.length > 0) parts.push(`scope="${scope.join(' ')}"`);
   return `Bearer ${parts.join(', ')}`;
@@ -28,18 +38,19 @@ function challenge(error?: 'invalid_token' | 'insufficient_scope', scope?: reado
  * - not a Bearer token, or a key that does not verify (malformed, unknown, revoked) → 401
  *   error="invalid_token" with one message for all, so the answer does not tell which keys exist;
  * - a valid key without the scope → 403 error="insufficient_scope" naming the missing scope(s).
+ * `realm` names the protected space in the challenge (the MCP endpoint uses its own, decisions M2).
  */
-export function createRequireAuth(verifier: KeyVerifier) {
+export function createRequireAuth(verifier: KeyVerifier, realm: string = REALM) {
   return function requireAuth(...required: Scope[]): GatewayHandler {
     return async (req, res, next) => {
       const header = req.headers.authorization;
       if (header === undefined || header.trim() === '') {
-        res.setHeader('WWW-Authenticate', challenge());
+        res.setHeader('WWW-Authenticate', challenge(realm));
         throw new UnauthorizedError(MISSING_KEY_MESSAGE);
       }
       const token = BEARER.exec(header)?.[1];
       if (token === undefined) {
-        res.setHeader('WWW-Authenticate', challenge('invalid_token'));
+        res.setHeader('WWW-Authenticate', challenge(realm, 'invalid_token'));
         throw new UnauthorizedError('malformed Authorization header: send Authorization: Bearer <API_KEY>');
       }
       let identity: AuthContext | null;
@@ -51,16 +62,13 @@ export function createRequireAuth(verifier: KeyVerifier) {
         throw new ServiceUnavailableError('authentication is temporarily unavailable');
       }
       if (identity === null) {
-        res.setHeader('WWW-Authenticate', challenge('invalid_token'));
+        res.setHeader('WWW-Authenticate', challenge(realm, 'invalid_token'));
         throw new UnauthorizedError('invalid API key: unknown, revoked or malformed');
       }
       const missing = required.filter((scope) => !identity.scopes.includes(scope));
       if (missing.length > 0) {
-        res.setHeader('WWW-Authenticate', challenge('insufficient_scope', missing));
-        const plural = missing.length === 1 ? '' : 's';
-        throw new ForbiddenError(
-          `insufficient scope: this endpoint requires scope${plural} ${missing.join(', ')}`,
-        );
+        res.setHeader('WWW-Authenticate', challenge(realm, 'insufficient_scope', missing));
+        throw new ForbiddenError(insufficientScopeMessage(missing));
       }
       res.locals.auth = identity;
       next();

@@ -1,23 +1,18 @@
 import { pipeline } from 'node:stream';
-import {
-  ArtifactDownloadQuery,
-  ArtifactIdParams,
-  ArtifactManifestResponse,
-  RunIdParams,
-} from '@svc/contracts';
+import { ArtifactDownloadQuery, ArtifactIdParams, RunIdParams } from '@svc/contracts';
 import { type Request, Router } from 'express';
 import type { RouteKit } from '../app';
-import { checkedBody } from '../domain/contract-body';
+import { artifactManifest } from '../domain/artifact-manifest';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
 import type { UploadsService } from '../domain/uploads-service';
 import { authOf, type GatewayResponse } from '../locals';
 import { defineRoute } from '../middleware/method-not-allowed';
 import { noStore } from '../middleware/no-store';
 import { parseRequest } from '../middleware/validate';
+import { clientGoneSignal } from './client-gone';
 import {
   ClientGoneError,
   callUploadsData,
-  clientGoneSignal,
   forwardedHeaders,
   readUpstreamJson,
   relayedError,
@@ -44,18 +39,11 @@ export function runArtifactsRouter(
       kit.requireAuth('artifacts:read'),
       async (req, res) => {
         const { run_id } = parseRequest(RunIdParams, req.params);
-        const clientId = authOf(res).clientId;
-        const run = await orchestrator.getRun(clientId, run_id);
-        const { artifacts } = await uploads.listArtifacts({
-          client_id: clientId,
-          run_id,
-          base_url: kit.publicBaseUrl(req),
+        const body = await artifactManifest(orchestrator, uploads, {
+          clientId: authOf(res).clientId,
+          runId: run_id,
+          baseUrl: kit.publicBaseUrl(req),
         });
-        const body = checkedBody(
-          ArtifactManifestResponse,
-          { ok: true, run_id, status: run.status, count: artifacts.length, artifacts },
-          `artifact manifest of run ${run_id}`,
-        );
         res.json(body);
       },
     ],

@@ -1,12 +1,7 @@
-import {
-  CapabilitySlugParams,
-  QuoteRequest,
-  type QuoteResponse,
-  RunHeaders,
-  RunRequest,
-} from '@svc/contracts';
+import { CapabilitySlugParams, QuoteRequest, RunHeaders, RunRequest } from '@svc/contracts';
 import { Router } from 'express';
 import type { RouteKit } from '../app';
+import { quoteCapability, startCapabilityRun } from '../domain/capability-runs';
 import { runStartAnswer, sendAnswer } from '../domain/run-answers';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
 import { authOf } from '../locals';
@@ -36,14 +31,7 @@ export function quoteRunRouter(kit: RouteKit, orchestrator: RunOrchestrator): Ro
       async (req, res) => {
         const { slug } = parseRequest(CapabilitySlugParams, req.params);
         const request = parseRequest(QuoteRequest, objectBody(req, '(QuoteRequest)'));
-        const quote = await orchestrator.quote({
-          client_id: authOf(res).clientId,
-          slug,
-          input: request.input,
-          client_type: request.client_type,
-        });
-        const body: QuoteResponse = { ok: true, quote };
-        res.json(body);
+        res.json(await quoteCapability(orchestrator, authOf(res).clientId, slug, request));
       },
     ],
   });
@@ -61,17 +49,15 @@ export function quoteRunRouter(kit: RouteKit, orchestrator: RunOrchestrator): Ro
           'headers',
         );
         const request = parseRequest(RunRequest, objectBody(req, '(RunRequest)'));
-        const idempotencyKey = headers['idempotency-key'];
         // Optional at this layer: whether a key and a quote are required depends on the price,
         // which only the orchestrator knows (422 naming the price when missing).
-        const started = await orchestrator.startRun({
-          client_id: authOf(res).clientId,
+        const started = await startCapabilityRun(
+          orchestrator,
+          authOf(res).clientId,
           slug,
-          input: request.input,
-          client_type: request.client_type,
-          ...(request.quote_id === undefined ? {} : { quote_id: request.quote_id }),
-          ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }),
-        });
+          request,
+          headers['idempotency-key'],
+        );
         const answer = runStartAnswer(started);
         sendAnswer(res, answer);
       },

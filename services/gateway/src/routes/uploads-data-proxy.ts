@@ -49,15 +49,6 @@ export class ClientGoneError extends Error {
   }
 }
 
-/** An AbortSignal that fires when the client's connection closes before our response is complete. */
-export function clientGoneSignal(res: GatewayResponse): AbortSignal {
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
-
 /** The request headers named in `names` (lowercase) that the client sent, plus our request id. */
 export function forwardedHeaders(
   req: Request,

@@ -1,23 +1,17 @@
-import { generateUploadToken, uploadTokenHash } from '@svc/auth';
-import {
-  CapabilitySlugParams,
-  UploadIdParams,
-  UploadResponse,
-  UploadSessionRequest,
-  UploadSessionResponse,
-} from '@svc/contracts';
+import { CapabilitySlugParams, UploadIdParams, UploadResponse, UploadSessionRequest } from '@svc/contracts';
 import { type Request, Router } from 'express';
 import type { RouteKit } from '../app';
 import { checkedBody } from '../domain/contract-body';
+import { createUploadSession, uploadPath } from '../domain/upload-session';
 import type { UploadsService } from '../domain/uploads-service';
 import { authOf, type GatewayResponse } from '../locals';
 import { defineRoute } from '../middleware/method-not-allowed';
 import { noStore } from '../middleware/no-store';
 import { objectBody, parseRequest } from '../middleware/validate';
+import { clientGoneSignal } from './client-gone';
 import {
   ClientGoneError,
   callUploadsData,
-  clientGoneSignal,
   forwardedHeaders,
   readUpstreamJson,
   relayedError,
@@ -25,16 +19,14 @@ import {
   type UploadsDataTarget,
 } from './uploads-data-proxy';
 
-/** Where an upload is read (GET /api/capability-uploads/{upload_id}); also the PUT's path. */
-export function uploadPath(uploadId: string): string {
-  return `/api/capability-uploads/${uploadId}`;
-}
+export { uploadPath };
 
 /**
  * `POST /api/capabilities/{slug}/upload-session` (spec §4.6). Mounted at /api/capabilities. Key and
  * scope first, then the JSON body (415/413/400), the slug and body shapes (422 without an RPC),
- * then `uploads.createSession`, which checks the file against the capability (404 unknown, 409
- * blocked mode, 422 a file it does not take). The answer carries the token: no-store.
+ * then createUploadSession (domain/upload-session.ts, shared with the MCP tool), which checks the
+ * file against the capability (404 unknown, 409 blocked mode, 422 a file it does not take). The
+ * answer carries the token: no-store.
  */
 export function uploadSessionRouter(kit: RouteKit, uploads: UploadsService): Router {
   const router = Router();
@@ -47,33 +39,13 @@ export function uploadSessionRouter(kit: RouteKit, uploads: UploadsService): Rou
         const { slug } = parseRequest(CapabilitySlugParams, req.params);
         const request = parseRequest(UploadSessionRequest, objectBody(req, '(UploadSessionRequest)'));
         const baseUrl = kit.publicBaseUrl(req);
-        // The token is made here and only its SHA-256 goes to the uploads service: the token
-        // never crosses the bus, so no Redis job keeps it (decisions U4). Shown to the client once.
-        const upload_token = generateUploadToken();
-        const { upload } = await uploads.createSession({
-          client_id: authOf(res).clientId,
+        const body = await createUploadSession(uploads, {
+          clientId: authOf(res).clientId,
           slug,
-          input: request.input,
-          client_type: request.client_type,
-          token_sha256: uploadTokenHash(upload_token).toString('hex'),
+          request,
+          baseUrl,
         });
-        const body = checkedBody(
-          UploadSessionResponse,
-          {
-            ok: true,
-            upload_id: upload.upload_id,
-            upload_url: `${baseUrl}${uploadPath(upload.upload_id)}`,
-            upload_token,
-            method: 'PUT',
-            // Exactly what the PUT must carry: the uploads service refuses another type (415) or
-            // length (413/422) before reading a byte.
-            headers: { 'Content-Type': upload.content_type, 'Content-Length': String(upload.size_bytes) },
-            expires_at: upload.expires_at,
-            upload,
-          },
-          `upload session ${upload.upload_id}`,
-        );
-        res.setHeader('Location', uploadPath(upload.upload_id));
+        res.setHeader('Location', uploadPath(body.upload_id));
         res.status(201).json(body);
       },
     ],

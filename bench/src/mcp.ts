@@ -1,0 +1,71 @@
+// Issue 6's benchmark: `svc_capability_describe` through MCP (`POST /mcp`, JSON-RPC `tools/call`,
+// stateless: a new server and transport per request) beside the REST describe it twins, in the
+// same run and stack, at the same connections. Both answer from the gateway's catalog cache, so the
+// difference is the MCP layer: JSON-RPC parsing, the per-request server, tool dispatch, the SSE or
+// JSON framing of the answer.
+import { startTestStack } from '@svc/testkit';
+import { type LoadOptions, type LoadResult, measure } from './load';
+import { formatTable } from './report';
+
+const PROTOCOL_VERSION = '2025-11-25';
+
+export async function benchMcp(options: LoadOptions): Promise<void> {
+  const stack = await startTestStack({
+    services: ['gateway', 'registry', 'wallet'],
+    env: { LOG_LEVEL: 'warn' },
+    quiet: true,
+  });
+  try {
+    const key = await stack.createApiKey({ scopes: ['capabilities:read'], clientName: 'bench-mcp' });
+    const api = stack.gatewayUrl;
+    const rows: LoadResult[] = [];
+    const rest = await measure(
+      {
+        name: 'REST GET /api/capabilities/crt',
+        url: `${api}/api/capabilities/crt`,
+        headers: { authorization: `Bearer ${key.apiKey}` },
+      },
+      options,
+    );
+    rows.push(rest);
+    const headers = {
+      authorization: `Bearer ${key.apiKey}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': PROTOCOL_VERSION,
+    };
+    const bodyFor = (n: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: n,
+        method: 'tools/call',
+        params: { name: 'svc_capability_describe', arguments: { slug: 'crt' } },
+      });
+    // A 200 with an error result would be measured as a success: check one call's answer first.
+    const probe = await fetch(`${api}/mcp`, { method: 'POST', headers, body: bodyFor(0) });
+    const answer = await probe.text();
+    if (
+      probe.status !== 200 ||
+      !answer.includes('"structuredContent"') ||
+      answer.includes('"isError":true')
+    ) {
+      throw new Error(`MCP describe did not succeed (${probe.status}): ${answer.slice(0, 300)}`);
+    }
+    rows.push(
+      await measure(
+        {
+          name: 'MCP tools/call svc_capability_describe',
+          url: `${api}/mcp`,
+          method: 'POST',
+          headers,
+          bodyFor,
+        },
+        options,
+      ),
+    );
+    console.log(`\nmcp: describe crt through MCP vs REST (${options.connections} connections)`);
+    console.log(formatTable(rows, rest));
+  } finally {
+    await stack.close();
+  }
+}

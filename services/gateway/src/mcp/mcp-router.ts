@@ -1,0 +1,114 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import { API_VERSION } from '@svc/contracts';
+import type { Logger } from '@svc/log';
+import { Router } from 'express';
+import type { RouteKit } from '../app';
+import { authOf } from '../locals';
+import { createRequireAuth, type KeyVerifier } from '../middleware/auth';
+import { defineRoute } from '../middleware/method-not-allowed';
+import { noStore } from '../middleware/no-store';
+import { type McpOriginPolicy, mcpOriginGuard } from './origin-guard';
+import type { McpServices, ToolContext } from './tool-kit';
+import { findTool, MCP_TOOL_LIST } from './tools';
+
+/** The 401 challenge's realm on /mcp (decisions M2). */
+export const MCP_REALM = 'mcp';
+
+export const MCP_SERVER_NAME = 'capability-service';
+
+// Sent in the initialize result: the order of the flow and the hard rules, for the agent's context.
+const INSTRUCTIONS =
+  'Quote-first capability registry. Order: svc_capabilities_search → svc_capability_describe → ' +
+  'svc_tool_quote → svc_tool_run → svc_tool_status (then svc_tool_artifacts for files). Always ' +
+  'describe before building input; refuse capabilities whose machine_run_status is describe_only, ' +
+  'missing or unknown. Quote immediately before a paid run and pass the quote_id with the same input. ' +
+  'Files: svc_upload_session_create, PUT the bytes with the upload token, then use upload_id in the input.';
+
+/**
+ * One JSON Schema validator for every request's server. The SDK makes a new Ajv per McpServer when
+ * none is given, which cost ~12% of the gateway's CPU per stateless request (`pnpm bench mcp`
+ * profile); the validator only compiles and caches schemas (elicitation), nothing per client, so
+ * sharing it keeps the rule that server and transport are never reused (NOTES "MCP").
+ */
+const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
+export interface McpRouterOptions extends McpOriginPolicy {
+  readonly logger: Logger;
+  readonly keys: KeyVerifier;
+  readonly services: McpServices;
+}
+
+/**
+ * The request's MCP server: the SDK's McpServer as the container, with our own tools/list and
+ * tools/call handlers on its protocol server instead of `registerTool`. Why: the tool list and its
+ * JSON Schemas are made once at start-up rather than per stateless request, and a call validates
+ * its arguments with the contracts so a bad one gets the REST 422 message (tool-kit.ts).
+ */
+function requestServer(context: ToolContext): McpServer {
+  const mcp = new McpServer(
+    { name: MCP_SERVER_NAME, version: API_VERSION },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: INSTRUCTIONS,
+      jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR,
+    },
+  );
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...MCP_TOOL_LIST] }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const tool = findTool(request.params.name);
+    // An unknown tool is a protocol error (MCP "Tools" spec), not a tool result.
+    if (tool === undefined)
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`);
+    return tool.call(request.params.arguments, context, extra);
+  });
+  return mcp;
+}
+
+/**
+ * `POST /mcp` (spec §4.21, §4 rule 6): the streamable HTTP MCP endpoint, stateless (decisions M1):
+ * every POST gets a new server and transport (`sessionIdGenerator: undefined`), closed with the
+ * response. A reused stateless transport answers 500 and SDKs before 1.26 leaked answers between
+ * clients that way (NOTES "MCP"). GET (standalone SSE stream) and DELETE (session end) need
+ * sessions: 405 with `Allow`. Answers stream as SSE when the client accepts it, so progress
+ * notifications reach it during a long svc_tool_run.
+ *
+ * Chain: Host/Origin guard (403, before anything else: DNS rebinding), the API key (401 with
+ * `WWW-Authenticate: Bearer realm="mcp"` before any JSON-RPC; M2), then the SDK's transport, which
+ * reads the body itself so everything past authentication answers in JSON-RPC's shape (406, 415,
+ * 413 over 4 MiB, 400 with -32700 for malformed JSON; decisions M7). Scopes are checked per tool.
+ */
+export function mcpRouter(kit: RouteKit, options: McpRouterOptions): Router {
+  const router = Router();
+  const requireKey = createRequireAuth(options.keys, MCP_REALM)();
+  defineRoute(router, '/', {
+    post: [
+      noStore,
+      mcpOriginGuard(options),
+      requireKey,
+      async (req, res) => {
+        const server = requestServer({
+          services: options.services,
+          auth: authOf(res),
+          baseUrl: () => kit.publicBaseUrl(req),
+          log: res.locals.log ?? options.logger,
+        });
+        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+        res.on('close', () => {
+          void transport.close();
+          void server.close();
+        });
+        await server.connect(transport);
+        await transport.handleRequest(req, res);
+      },
+    ],
+  });
+  return router;
+}

@@ -1,0 +1,146 @@
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+  Tool,
+  ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type JsonSchemaIo, type McpToolName, type Scope, toJsonSchema } from '@svc/contracts';
+import { ForbiddenError, toErrorResponse } from '@svc/errors';
+import type { Logger } from '@svc/log';
+import type { z } from 'zod';
+import { checkedBody } from '../domain/contract-body';
+import type { RunOrchestrator } from '../domain/run-orchestrator';
+import type { RunWaiting } from '../domain/run-waiter';
+import type { UploadsService } from '../domain/uploads-service';
+import type { AuthContext } from '../locals';
+import { insufficientScopeMessage } from '../middleware/auth';
+import { parseRequest } from '../middleware/validate';
+import type { WalletReader } from '../routes/account';
+import type { CatalogReader } from '../routes/capabilities';
+
+/** The services the tools call: the same objects the REST routes get (decisions M4: no logic of their own). */
+export interface McpServices {
+  readonly catalog: CatalogReader;
+  readonly wallet: WalletReader;
+  readonly orchestrator: RunOrchestrator;
+  readonly uploads: UploadsService;
+  readonly runWaiter: RunWaiting;
+  /** MCP_RUN_WAIT_MS: ms svc_tool_run waits for a run (decisions M5). */
+  readonly runWaitMs: number;
+}
+
+/** One MCP request's view: who calls (the verified key), where links point, and its logger. */
+export interface ToolContext {
+  readonly services: McpServices;
+  readonly auth: AuthContext;
+  /** The public base of links (upload_url, download links); may throw 400 like the REST routes. */
+  readonly baseUrl: () => string;
+  readonly log: Logger;
+}
+
+/** The SDK's per-call extras: the abort signal, `_meta.progressToken`, sendNotification. */
+export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** What a tool's body returns: one line for the agent and the REST twin's 200 body. */
+export interface ToolAnswer<B> {
+  readonly summary: string;
+  readonly body: B;
+}
+
+/** A tool as written in tools/*.ts: contract schemas, the REST twin's scope, and a body. */
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
+  /** One of the nine names of spec §4 rule 6 (contracts MCP_TOOL_NAMES). */
+  readonly name: McpToolName;
+  readonly title: string;
+  readonly description: string;
+  /** The scope of the REST twin (decisions M2). */
+  readonly scope: Scope;
+  /** The arguments: contract schemas (never a shape restated), described for the agent. */
+  readonly input: I;
+  /** The REST twin's 200 body schema: `outputSchema`, and the check of `structuredContent`. */
+  readonly output: O;
+  readonly annotations: Omit<ToolAnnotations, 'title'>;
+  readonly call: (
+    args: z.output<I>,
+    context: ToolContext,
+    extra: ToolExtra,
+  ) => Promise<ToolAnswer<z.output<O>>>;
+}
+
+/** A tool ready to serve: its tools/list entry (built once) and its call. */
+export interface McpTool {
+  readonly definition: Tool;
+  readonly call: (args: unknown, context: ToolContext, extra: ToolExtra) => Promise<CallToolResult>;
+}
+
+/**
+ * A tool's JSON Schema in the dialect the MCP SDK writes and its clients' Ajv compiles (draft-07),
+ * from the same zod-to-JSON-Schema conversion as the OpenAPI document.
+ */
+function toolSchema(schema: z.ZodObject, io: JsonSchemaIo): Tool['inputSchema'] {
+  const json = toJsonSchema(schema, { io, target: 'draft-7' });
+  if (json.type !== 'object') throw new Error('an MCP tool schema must be a JSON object schema');
+  return { ...json, type: 'object' };
+}
+
+/**
+ * The result of a tool that succeeded (decisions M4): `structuredContent` is the REST twin's 200
+ * body exactly; `content` is a short line for the agent, then the same JSON for clients that read
+ * only text.
+ */
+function toolResult(summary: string, body: Record<string, unknown>): CallToolResult {
+  return {
+    content: [
+      { type: 'text', text: summary },
+      { type: 'text', text: JSON.stringify(body) },
+    ],
+    structuredContent: body,
+  };
+}
+
+/**
+ * A failed tool (decisions M4): `isError` with the message REST would put in its ErrorResponse
+ * (`toErrorResponse`: an unexpected error is "internal error", logged here with its cause).
+ */
+function toolError(err: unknown, tool: string, log: Logger): CallToolResult {
+  const { status, body } = toErrorResponse(err);
+  if (status >= 500) log.error({ err, tool, status }, 'MCP tool failed');
+  return { isError: true, content: [{ type: 'text', text: body.error }] };
+}
+
+/**
+ * Builds a tool from its spec. The JSON Schemas are made once here, not per request (the endpoint
+ * is stateless: a server per POST, decisions M1). A call runs in the order of its REST twin: the
+ * scope (the REST 403 message), the arguments against the contract (the REST 422 message, e.g.
+ * `run_id: must be a UUID`, rather than the SDK's wording), the body, then the answer checked
+ * against the output contract (a mismatch is our bug: "internal error", logged). Every failure is
+ * an `isError` result, never a protocol error, so the agent reads it and can correct itself.
+ */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<I, O>): McpTool {
+  const definition: Tool = {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: toolSchema(spec.input, 'input'),
+    outputSchema: toolSchema(spec.output, 'output'),
+    annotations: { title: spec.title, ...spec.annotations },
+  };
+  return {
+    definition,
+    call: async (args, context, extra) => {
+      try {
+        if (!context.auth.scopes.includes(spec.scope)) {
+          throw new ForbiddenError(insufficientScopeMessage([spec.scope]));
+        }
+        const parsed = parseRequest(spec.input, args ?? {});
+        const answer = await spec.call(parsed, context, extra);
+        const body = checkedBody(spec.output, answer.body, `${spec.name} result`);
+        return toolResult(answer.summary, body);
+      } catch (err) {
+        return toolError(err, spec.name, context.log);
+      }
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CrtRunRequest,
+  IdempotencyKey,
+  isTerminalRunState,
+  type RunRecord,
+  RunRequest,
+  RunStartResponse,
+} from '@svc/contracts';
+import { startCapabilityRun } from '../../domain/capability-runs';
+import { runCrt } from '../../domain/crt-run';
+import { crtRunAnswer } from '../../domain/crt-run-answer';
+import { runStartAnswer } from '../../domain/run-answers';
+import type { StartedRun } from '../../domain/run-orchestrator';
+import { waitForRun } from '../../domain/run-wait';
+import { parseRequest } from '../../middleware/validate';
+import { defineTool, type ToolContext, type ToolExtra } from '../tool-kit';
+import { ClientTypeArg, SlugArg } from './args';
+
+const RunArgs = RunRequest.extend({
+  slug: SlugArg,
+  client_type: ClientTypeArg,
+  idempotency_key: IdempotencyKey.optional().describe(
+    'The Idempotency-Key of this logical run (8-190 characters of A-Z a-z 0-9 . _ : -). The same key with ' +
+      'the same request returns the original run instead of running again; reuse with another request ' +
+      'is refused. When omitted, the tool makes one up ("mcp-<uuid>") and says which in its answer: ' +
+      'pass that key again to retry safely.',
+  ),
+});
+
+/**
+ * Progress notifications for a client that sent a progressToken (decisions M5): one per status
+ * change of the run while the tool waits. Undefined without a token: nothing is sent.
+ */
+function progressReporter(extra: ToolExtra): ((run: RunRecord) => Promise<void>) | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  let progress = 0;
+  return async (run) => {
+    progress += 1;
+    await extra.sendNotification({
+      method: 'notifications/progress',
+      params: { progressToken: token, progress, message: `run ${run.run_id} is ${run.status}` },
+    });
+  };
+}
+
+/**
+ * crt: its own flow (runCrt + a bounded wait, like POST /api/capabilities/crt/run), and the REST
+ * route's answers for a failed or cancelled run (crtRunAnswer throws them: 502/500/409 messages).
+ * Every other capability: startCapabilityRun like POST /api/capabilities/{slug}/run, then a wait only
+ * when the client asked for progress.
+ */
+async function startAndWait(
+  context: ToolContext,
+  args: RunRequest & { slug: string },
+  idempotencyKey: string,
+  extra: ToolExtra,
+): Promise<StartedRun> {
+  const { services, auth } = context;
+  const onChange = progressReporter(extra);
+  if (args.slug === 'crt') {
+    // The REST crt envelope and input rules (422 naming the field), e.g. `input.apex: …`.
+    const request = parseRequest(CrtRunRequest, {
+      input: args.input,
+      client_type: args.client_type,
+      ...(args.quote_id === undefined ? {} : { quote_id: args.quote_id }),
+    });
+    const outcome = await runCrt(services.orchestrator, services.runWaiter, {
+      clientId: auth.clientId,
+      request,
+      idempotencyKey,
+      waitMs: services.runWaitMs,
+      signal: extra.signal,
+      onChange,
+    });
+    crtRunAnswer(outcome); // throws the REST error of a failed or cancelled run
+    return { replay: outcome.replay, quote: outcome.quote, run: outcome.run };
+  }
+  const { slug, ...request } = args;
+  const started = await startCapabilityRun(
+    services.orchestrator,
+    auth.clientId,
+    slug,
+    request,
+    idempotencyKey,
+  );
+  if (onChange === undefined || isTerminalRunState(started.run.status)) return started;
+  const run = await waitForRun(services.runWaiter, auth.clientId, started.run, {
+    timeoutMs: services.runWaitMs,
+    signal: extra.signal,
+    onChange,
+    reload: (clientId, runId) => services.orchestrator.getRun(clientId, runId),
+  });
+  return { ...started, run };
+}
+
+/** `svc_tool_run` = POST /api/capabilities/{slug}/run (crt: POST /api/capabilities/crt/run). */
+export const runTool = defineTool({
+  name: 'svc_tool_run',
+  title: 'Run a capability',
+  description:
+    'Step 4: runs a capability with exactly the input that was quoted. Paid capabilities need `quote_id` ' +
+    'from a svc_tool_quote made just before; free ones (crt) may omit it. describe_only, missing or ' +
+    'unknown machine_run_status is refused. Pass your own `idempotency_key` per logical run; if none is ' +
+    'given one is made up and returned in the answer. crt waits for its result; other runs return ' +
+    'at once (queued), or, when the request carries a progressToken, wait (25 s by default) ' +
+    'sending progress notifications. Then follow the run with svc_tool_status.',
+  scope: 'capabilities:run',
+  input: RunArgs,
+  output: RunStartResponse,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  call: async ({ idempotency_key, ...args }, context, extra) => {
+    const madeUp = idempotency_key === undefined;
+    const key = idempotency_key ?? `mcp-${randomUUID()}`;
+    const body = runStartAnswer(await startAndWait(context, args, key, extra)).body;
+    const replay = body.idempotent_replay ? ' (replay: no new work)' : '';
+    const parts = [`run ${body.run_id} of ${args.slug} is ${body.status}${replay}`];
+    if (madeUp) parts.push(`no idempotency_key was given; used "${key}" — pass it again to retry safely`);
+    if (!isTerminalRunState(body.status)) parts.push(`call svc_tool_status with run_id ${body.run_id}`);
+    return { summary: parts.join('; '), body };
+  },
+});
