@@ -1,8 +1,10 @@
 // Issue 6's benchmark: `svc_capability_describe` through MCP (`POST /mcp`, JSON-RPC `tools/call`,
 // stateless: a new server and transport per request) beside the REST describe it twins, in the
-// same run and stack, at the same connections. Both answer from the gateway's catalog cache, so the
-// difference is the MCP layer: JSON-RPC parsing, the per-request server, tool dispatch, the SSE or
-// JSON framing of the answer.
+// same run and stack, at the same connections. Both answer from the gateway's catalog cache. REST
+// describe is public: it ignores the key it is sent, where every MCP request verifies it (a
+// PostgreSQL lookup). The whoami row (the same key, no catalog) shows what that check costs on its
+// own, so MCP minus REST describe is the key check plus the MCP layer: JSON-RPC parsing, the
+// per-request server, tool dispatch and the framing of the answer.
 import { startTestStack } from '@svc/testkit';
 import { type LoadOptions, type LoadResult, measure } from './load';
 import { formatTable } from './report';
@@ -28,6 +30,16 @@ export async function benchMcp(options: LoadOptions): Promise<void> {
       options,
     );
     rows.push(rest);
+    rows.push(
+      await measure(
+        {
+          name: 'REST GET /api/account/whoami (key check only)',
+          url: `${api}/api/account/whoami`,
+          headers: { authorization: `Bearer ${key.apiKey}` },
+        },
+        options,
+      ),
+    );
     const headers = {
       authorization: `Bearer ${key.apiKey}`,
       'content-type': 'application/json',

@@ -50,6 +50,29 @@ describe('GatewayEnv', () => {
     expect(loadEnv(GatewayEnv, required).MCP_ALLOWED_HOSTS).toBeUndefined();
   });
 
+  it('keeps MCP_ALLOWED_ORIGINS entries as the Origin a browser sends, and refuses what cannot match one', () => {
+    const origins = (value: string) =>
+      loadEnv(GatewayEnv, { ...required, MCP_ALLOWED_ORIGINS: value }).MCP_ALLOWED_ORIGINS;
+    // A trailing slash or a default port never appears in an Origin header: kept, they would refuse all.
+    expect(origins('https://App.example.com/, https://b.example.com:443,http://localhost:3000')).toEqual([
+      'https://app.example.com',
+      'https://b.example.com',
+      'http://localhost:3000',
+    ]);
+    for (const bad of ['app.example.com', 'https://app.example.com/ui', 'ftp://x.example', 'null']) {
+      expect(() => origins(bad)).toThrow(/MCP_ALLOWED_ORIGINS/);
+    }
+  });
+
+  it('refuses MCP_ALLOWED_HOSTS entries that are not `name` or `name:port`', () => {
+    const hosts = (value: string) =>
+      loadEnv(GatewayEnv, { ...required, MCP_ALLOWED_HOSTS: value }).MCP_ALLOWED_HOSTS;
+    expect(hosts('[::1]:8080, gw.internal')).toEqual(['[::1]:8080', 'gw.internal']);
+    for (const bad of ['https://api.example.com', 'api.example.com/mcp', '::1', 'api.example.com:']) {
+      expect(() => hosts(bad)).toThrow(/MCP_ALLOWED_HOSTS/);
+    }
+  });
+
   it('reads UPLOADS_URL (http only: the internal port is never TLS-terminated by us)', () => {
     expect(loadEnv(GatewayEnv, { ...required, UPLOADS_URL: 'http://uploads:9000' }).UPLOADS_URL).toBe(
       'http://uploads:9000',

@@ -46,17 +46,43 @@ function parseSize(text: string): number {
   return Number(match[1]) * unit;
 }
 
-/** A comma-separated list, trimmed, empty entries dropped; unset or empty: undefined (the default applies). */
-const CommaList = z
-  .string()
-  .transform((text) =>
-    text
-      .split(',')
-      .map((entry) => entry.trim().toLowerCase())
-      .filter((entry) => entry !== ''),
-  )
-  .transform((list) => (list.length === 0 ? undefined : list))
-  .optional();
+/**
+ * A comma-separated list, trimmed, lowercased, empty entries dropped, each entry checked and
+ * normalised by `entry` (undefined: not a valid entry, named in the error); unset or empty:
+ * undefined (the default applies). A list of the MCP guard is compared as is with the request's
+ * headers, so an entry that can never match must fail at start-up, not refuse every request.
+ */
+function commaList(expected: string, entry: (text: string) => string | undefined) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      const list: string[] = [];
+      for (const raw of text.split(',')) {
+        const trimmed = raw.trim().toLowerCase();
+        if (trimmed === '') continue;
+        const value = entry(trimmed);
+        if (value === undefined) {
+          ctx.addIssue({ code: 'custom', message: `expected ${expected}, got "${trimmed}"` });
+          return z.NEVER;
+        }
+        list.push(value);
+      }
+      return list.length === 0 ? undefined : list;
+    })
+    .optional();
+}
+
+// `name` or `name:port`, an IPv6 address in brackets (as in a Host header).
+const HOST_ENTRY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(?::\d{1,5})?$/;
+
+/** An http(s) origin as a browser sends it: no path, no trailing slash, no default port. */
+function originEntry(text: string): string | undefined {
+  if (!URL.canParse(text)) return undefined;
+  const url = new URL(text);
+  const bare = url.pathname === '/' && url.search === '' && url.hash === '';
+  if (!bare || url.username !== '' || url.password !== '') return undefined;
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+}
 
 /**
  * PUBLIC_BASE_URL: the origin (and optional path prefix) clients reach the gateway at, used for the
@@ -105,8 +131,13 @@ export const GatewayEnv = z.object({
   // MCP at /mcp, DNS-rebinding defence (decisions M3): the Host values and browser Origins
   // accepted, comma-separated. Unset: localhost, 127.0.0.1 and [::1] on any port plus
   // PUBLIC_BASE_URL's host (and origin). A host entry without a port matches any port.
-  MCP_ALLOWED_HOSTS: CommaList,
-  MCP_ALLOWED_ORIGINS: CommaList,
+  MCP_ALLOWED_HOSTS: commaList('host names or name:port, comma-separated', (text) =>
+    HOST_ENTRY.test(text) ? text : undefined,
+  ),
+  MCP_ALLOWED_ORIGINS: commaList(
+    'http(s) origins such as https://app.example.com, comma-separated',
+    originEntry,
+  ),
   // ms: how long svc_tool_run waits for a run (a crt run always; any run when the client asked
   // for progress) before answering with its status; under the MCP SDK client's 60 s request timeout.
   MCP_RUN_WAIT_MS: durationMs(25_000),

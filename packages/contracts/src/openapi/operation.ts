@@ -35,6 +35,11 @@ export interface JsonResponse {
   description: string;
   schema: z.ZodType;
   headers?: z.ZodObject;
+  /**
+   * Other media types the same answer may come in, listed without a schema (`POST /mcp` answers a
+   * request that asked for progress as `text/event-stream`: the notifications, then this JSON).
+   */
+  alsoAs?: readonly string[];
 }
 
 /**
@@ -100,10 +105,10 @@ function scopeSentence(scopes: readonly Scope[]): string {
     : `Requires a valid API key with scope ${scopes.map((s) => `\`${s}\``).join(', ')}.`;
 }
 
-function jsonResponse({ description, schema, headers }: JsonResponse): ZodOpenApiResponseObject {
+function jsonResponse({ description, schema, headers, alsoAs = [] }: JsonResponse): ZodOpenApiResponseObject {
   return {
     description,
-    content: { 'application/json': { schema } },
+    content: { 'application/json': { schema }, ...binaryContent(alsoAs) },
     ...(headers ? { headers } : {}),
   };
 }

@@ -35,16 +35,20 @@ export async function waitForRun(
   while (!isTerminalRunState(last.status) && options.signal?.aborted !== true) {
     const left = deadline - Date.now();
     if (left <= 0) break;
-    let next = await waiter.wait(clientId, last, {
-      timeoutMs: Math.min(left, PROGRESS_SLICE_MS),
-      signal: options.signal,
-    });
+    const slice = Math.min(left, PROGRESS_SLICE_MS);
+    const sliceStart = Date.now();
+    let next = await waiter.wait(clientId, last, { timeoutMs: slice, signal: options.signal });
+    // The waiter answers a run still going at once when it is at its cap or closed (shutdown): the
+    // REST route then answers 202 at once, and so does this wait, rather than reloading the run
+    // back to back until the deadline. (An abort also answers at once; the loop ends on it anyway.)
+    const refused = !isTerminalRunState(next.status) && Date.now() - sliceStart < slice / 2;
     if (!isTerminalRunState(next.status)) {
       // A failed reload keeps the last record (like the waiter's own polls).
       next = await reload(clientId, next.run_id).catch(() => next);
     }
     if (next.status !== last.status) await onChange(next).catch(() => undefined);
     last = next;
+    if (refused) break;
   }
   return last;
 }

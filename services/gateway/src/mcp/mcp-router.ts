@@ -15,6 +15,7 @@ import { authOf } from '../locals';
 import { createRequireAuth, type KeyVerifier } from '../middleware/auth';
 import { defineRoute } from '../middleware/method-not-allowed';
 import { noStore } from '../middleware/no-store';
+import { isJsonBody, readJsonRpcBody, wantsStream } from './json-rpc-body';
 import { type McpOriginPolicy, mcpOriginGuard } from './origin-guard';
 import type { McpServices, ToolContext } from './tool-kit';
 import { findTool, MCP_TOOL_LIST } from './tools';
@@ -61,6 +62,9 @@ function requestServer(context: ToolContext): McpServer {
       jsonSchemaValidator: SHARED_SCHEMA_VALIDATOR,
     },
   );
+  // McpServer merges `listChanged: true` over the option above (it expects registerTool, whose list
+  // may change). Ours is fixed at start-up and a stateless server cannot notify anyway: say so.
+  mcp.server.registerCapabilities({ tools: { listChanged: false } });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...MCP_TOOL_LIST] }));
   mcp.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = findTool(request.params.name);
@@ -77,13 +81,15 @@ function requestServer(context: ToolContext): McpServer {
  * every POST gets a new server and transport (`sessionIdGenerator: undefined`), closed with the
  * response. A reused stateless transport answers 500 and SDKs before 1.26 leaked answers between
  * clients that way (NOTES "MCP"). GET (standalone SSE stream) and DELETE (session end) need
- * sessions: 405 with `Allow`. Answers stream as SSE when the client accepts it, so progress
- * notifications reach it during a long svc_tool_run.
+ * sessions: 405 with `Allow`. A request that asks for progress (`_meta.progressToken`) is answered
+ * as an SSE stream, so notifications reach it during a long svc_tool_run; any other as plain JSON,
+ * which costs the gateway about a third less per call (`pnpm bench mcp`, docs/performance.md).
  *
  * Chain: Host/Origin guard (403, before anything else: DNS rebinding), the API key (401 with
- * `WWW-Authenticate: Bearer realm="mcp"` before any JSON-RPC; M2), then the SDK's transport, which
- * reads the body itself so everything past authentication answers in JSON-RPC's shape (406, 415,
- * 413 over 4 MiB, 400 with -32700 for malformed JSON; decisions M7). Scopes are checked per tool.
+ * `WWW-Authenticate: Bearer realm="mcp"` before any JSON-RPC; M2), the body read here
+ * (json-rpc-body.ts), then the SDK's transport: everything past authentication answers in
+ * JSON-RPC's shape (406, 415, 413 over 4 MiB, 400 with -32700 for malformed JSON; decisions M7).
+ * Scopes are checked per tool.
  */
 export function mcpRouter(kit: RouteKit, options: McpRouterOptions): Router {
   const router = Router();
@@ -94,19 +100,25 @@ export function mcpRouter(kit: RouteKit, options: McpRouterOptions): Router {
       mcpOriginGuard(options),
       requireKey,
       async (req, res) => {
+        // Not JSON: no body is read, and the transport answers 415 itself.
+        const message = isJsonBody(req) ? await readJsonRpcBody(req, res) : undefined;
+        if (res.headersSent) return; // the body could not be read: answered already
         const server = requestServer({
           services: options.services,
           auth: authOf(res),
           baseUrl: () => kit.publicBaseUrl(req),
           log: res.locals.log ?? options.logger,
         });
-        const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: !wantsStream(message),
+        });
         res.on('close', () => {
           void transport.close();
           void server.close();
         });
         await server.connect(transport);
-        await transport.handleRequest(req, res);
+        await transport.handleRequest(req, res, message);
       },
     ],
   });

@@ -101,13 +101,32 @@ function toolResult(summary: string, body: Record<string, unknown>): CallToolRes
 }
 
 /**
- * A failed tool (decisions M4): `isError` with the message REST would put in its ErrorResponse
- * (`toErrorResponse`: an unexpected error is "internal error", logged here with its cause).
+ * A tool body's failure with one more line for the agent after the REST message, e.g. the
+ * idempotency key svc_tool_run made up, which the agent needs to retry safely. The result's first
+ * text stays the REST message of `error`.
  */
-function toolError(err: unknown, tool: string, log: Logger): CallToolResult {
+export class NotedToolError extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly note: string,
+  ) {
+    super(note);
+    this.name = 'NotedToolError';
+  }
+}
+
+/**
+ * A failed tool (decisions M4): `isError` with the message REST would put in its ErrorResponse
+ * (`toErrorResponse`: an unexpected error is "internal error", logged here with its cause), then
+ * the note of a NotedToolError.
+ */
+function toolError(thrown: unknown, tool: string, log: Logger): CallToolResult {
+  const err = thrown instanceof NotedToolError ? thrown.error : thrown;
   const { status, body } = toErrorResponse(err);
   if (status >= 500) log.error({ err, tool, status }, 'MCP tool failed');
-  return { isError: true, content: [{ type: 'text', text: body.error }] };
+  const content: CallToolResult['content'] = [{ type: 'text', text: body.error }];
+  if (thrown instanceof NotedToolError) content.push({ type: 'text', text: thrown.note });
+  return { isError: true, content };
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { QuoteResponse } from '@svc/contracts';
+import { ServiceUnavailableError } from '@svc/errors';
 import { type AppHarness, startAppHarness } from '../support/app-harness';
 import { errorOf } from '../support/run-requests';
 import { callTool, connectMcp, firstText, TOOL_NAMES } from './mcp-client';
@@ -43,9 +44,10 @@ describe('MCP tools (app harness)', () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect(byName.get('svc_capability_describe')?.annotations).toMatchObject({ readOnlyHint: true });
     expect(byName.get('svc_tool_cancel')?.annotations).toMatchObject({ destructiveHint: true });
+    // Without idempotency_key every call starts a new run: not idempotent in MCP's sense.
     expect(byName.get('svc_tool_run')?.annotations).toMatchObject({
       readOnlyHint: false,
-      idempotentHint: true,
+      idempotentHint: false,
     });
     const run = byName.get('svc_tool_run')?.inputSchema;
     expect(Object.keys(run?.properties ?? {}).sort()).toEqual(
@@ -118,6 +120,45 @@ describe('MCP tools (app harness)', () => {
     expect(firstText(result)).toMatch(/no idempotency_key was given; used "mcp-[0-9a-f-]{36}"/);
     const key = /"(mcp-[0-9a-f-]{36})"/.exec(firstText(result))?.[1];
     expect(app.orchestrator.runStarts.at(-1)?.idempotency_key).toBe(key);
+  });
+
+  it('names the made-up idempotency key in an error result whose outcome is unknown (5xx), not otherwise', async () => {
+    const client = await connect(app.keys.payer);
+    app.orchestrator.failNext = new ServiceUnavailableError(
+      'orchestrator service did not answer within 1000 ms',
+    );
+    const timedOut = await callTool(client, 'svc_tool_run', {
+      slug: 'crt-batch-plan',
+      input: { apexes: [] },
+    });
+    expect(timedOut.isError).toBe(true);
+    expect(firstText(timedOut)).toBe('orchestrator service did not answer within 1000 ms');
+    const key = app.orchestrator.runStarts.at(-1)?.idempotency_key;
+    expect(key).toMatch(/^mcp-[0-9a-f-]{36}$/);
+    expect(timedOut.content[1]).toEqual({
+      type: 'text',
+      text: `no idempotency_key was given; used "${key}" — pass it again to retry safely`,
+    });
+    // A refusal (409 describe_only): nothing was recorded, the key would be noise.
+    const refused = await callTool(client, 'svc_tool_run', { slug: 'whois', input: {} });
+    expect(refused.isError).toBe(true);
+    expect(refused.content).toHaveLength(1);
+  });
+
+  it('answers a failed crt run with the REST message, without a key to replay it', async () => {
+    const client = await connect(app.keys.runner);
+    app.orchestrator.outcome = 'fail-provider';
+    try {
+      const failed = await callTool(client, 'svc_tool_run', {
+        slug: 'crt',
+        input: { apex: 'example.net' },
+      });
+      expect(failed.isError).toBe(true);
+      expect(firstText(failed)).toMatch(/^run [0-9a-f-]{36} failed: /);
+      expect(failed.content).toHaveLength(1);
+    } finally {
+      app.orchestrator.outcome = 'complete';
+    }
   });
 
   it('runs crt through its own flow and waits for the result', async () => {

@@ -7,6 +7,7 @@ import {
   RunRequest,
   RunStartResponse,
 } from '@svc/contracts';
+import { toErrorResponse } from '@svc/errors';
 import { startCapabilityRun } from '../../domain/capability-runs';
 import { runCrt } from '../../domain/crt-run';
 import { crtRunAnswer } from '../../domain/crt-run-answer';
@@ -14,7 +15,7 @@ import { runStartAnswer } from '../../domain/run-answers';
 import type { StartedRun } from '../../domain/run-orchestrator';
 import { waitForRun } from '../../domain/run-wait';
 import { parseRequest } from '../../middleware/validate';
-import { defineTool, type ToolContext, type ToolExtra } from '../tool-kit';
+import { defineTool, NotedToolError, type ToolContext, type ToolExtra } from '../tool-kit';
 import { ClientTypeArg, SlugArg } from './args';
 
 const RunArgs = RunRequest.extend({
@@ -46,8 +47,8 @@ function progressReporter(extra: ToolExtra): ((run: RunRecord) => Promise<void>)
 }
 
 /**
- * crt: its own flow (runCrt + a bounded wait, like POST /api/capabilities/crt/run), and the REST
- * route's answers for a failed or cancelled run (crtRunAnswer throws them: 502/500/409 messages).
+ * crt: its own flow (runCrt + a bounded wait, like POST /api/capabilities/crt/run); the caller then
+ * gives the REST route's answers for a failed or cancelled run (crtRunAnswer: 502/500/409 messages).
  * Every other capability: startCapabilityRun like POST /api/capabilities/{slug}/run, then a wait only
  * when the client asked for progress.
  */
@@ -74,7 +75,6 @@ async function startAndWait(
       signal: extra.signal,
       onChange,
     });
-    crtRunAnswer(outcome); // throws the REST error of a failed or cancelled run
     return { replay: outcome.replay, quote: outcome.quote, run: outcome.run };
   }
   const { slug, ...request } = args;
@@ -109,11 +109,30 @@ export const runTool = defineTool({
   scope: 'capabilities:run',
   input: RunArgs,
   output: RunStartResponse,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  // Not idempotentHint: the same arguments without idempotency_key start a new run each call (a new
+  // made-up key); only a repeated key replays. A host must not retry it as if it were idempotent.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   call: async ({ idempotency_key, ...args }, context, extra) => {
     const madeUp = idempotency_key === undefined;
     const key = idempotency_key ?? `mcp-${randomUUID()}`;
-    const body = runStartAnswer(await startAndWait(context, args, key, extra)).body;
+    let started: StartedRun;
+    try {
+      started = await startAndWait(context, args, key, extra);
+    } catch (err) {
+      // A 5xx (e.g. the orchestrator did not answer in time) leaves it open whether the run was
+      // recorded: the agent needs the key it never saw to retry without starting a second run.
+      if (madeUp && toErrorResponse(err).status >= 500) {
+        throw new NotedToolError(
+          err,
+          `no idempotency_key was given; used "${key}" — pass it again to retry safely`,
+        );
+      }
+      throw err;
+    }
+    // The REST crt route's error of a failed or cancelled run (502/500/409): its outcome is known,
+    // so the key would only replay it.
+    if (args.slug === 'crt') crtRunAnswer({ ...started, idempotencyKey: key });
+    const body = runStartAnswer(started).body;
     const replay = body.idempotent_replay ? ' (replay: no new work)' : '';
     const parts = [`run ${body.run_id} of ${args.slug} is ${body.status}${replay}`];
     if (madeUp) parts.push(`no idempotency_key was given; used "${key}" — pass it again to retry safely`);

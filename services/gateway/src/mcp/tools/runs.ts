@@ -32,6 +32,9 @@ export const cancelTool = defineTool({
   scope: 'capabilities:run',
   input: RunIdParams,
   output: CancelRunResponse,
+  // idempotentHint in MCP's sense (a repeat has no further effect), though a repeat is an error
+  // result: REST answers 409 `run … is already cancelled`, and a running run keeps its first
+  // cancel_requested_at.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   call: async ({ run_id }, context) => {
     const cancelled = await context.services.orchestrator.cancelRun(context.auth.clientId, run_id);
