@@ -13,6 +13,11 @@ export interface LoadTarget {
   bodyFor?: (n: number) => string;
   /** s: a request without an answer by then counts as an error (autocannon's default is 10). */
   timeoutSeconds?: number;
+  /**
+   * Checks each answer's body (e.g. an MCP tools/call that is HTTP 200 but an error result); the
+   * answers it refuses are counted in `rejected`. Collecting bodies costs the client a little.
+   */
+  acceptBody?: (body: string) => boolean;
 }
 
 export interface LoadResult {
@@ -31,6 +36,8 @@ export interface LoadResult {
   statusCounts: Record<string, number>;
   /** s: how long the measured run lasted. */
   durationSeconds: number;
+  /** Answers `acceptBody` refused (0 without it). */
+  rejected: number;
 }
 
 export interface LoadOptions {
@@ -39,9 +46,14 @@ export interface LoadOptions {
   warmupSeconds: number;
 }
 
-function run(target: LoadTarget, connections: number, durationSeconds: number): Promise<autocannon.Result> {
+function run(
+  target: LoadTarget,
+  connections: number,
+  durationSeconds: number,
+  onRejected: () => void,
+): Promise<autocannon.Result> {
   let n = 0;
-  const { pathFor, bodyFor } = target;
+  const { pathFor, bodyFor, acceptBody } = target;
   return autocannon({
     url: target.url,
     connections,
@@ -51,7 +63,7 @@ function run(target: LoadTarget, connections: number, durationSeconds: number): 
     ...(target.timeoutSeconds ? { timeout: target.timeoutSeconds } : {}),
     headers: target.headers,
     requests:
-      pathFor || bodyFor
+      pathFor || bodyFor || acceptBody
         ? [
             {
               setupRequest: (request) => {
@@ -62,6 +74,13 @@ function run(target: LoadTarget, connections: number, durationSeconds: number): 
                   ...(bodyFor ? { body: bodyFor(n) } : {}),
                 };
               },
+              ...(acceptBody
+                ? {
+                    onResponse: (_status: number, body: string) => {
+                      if (!acceptBody(body)) onRejected();
+                    },
+                  }
+                : {}),
             },
           ]
         : undefined,
@@ -77,8 +96,11 @@ function statusCounts(result: autocannon.Result): Record<string, number> {
 
 /** A warm-up run (discarded: JIT, connection pools, caches), then the measured run. */
 export async function measure(target: LoadTarget, options: LoadOptions): Promise<LoadResult> {
-  if (options.warmupSeconds > 0) await run(target, options.connections, options.warmupSeconds);
-  const result = await run(target, options.connections, options.durationSeconds);
+  if (options.warmupSeconds > 0) await run(target, options.connections, options.warmupSeconds, () => {});
+  let rejected = 0;
+  const result = await run(target, options.connections, options.durationSeconds, () => {
+    rejected += 1;
+  });
   return {
     name: target.name,
     requestsPerSecond: result.requests.average,
@@ -91,5 +113,6 @@ export async function measure(target: LoadTarget, options: LoadOptions): Promise
     timeouts: result.timeouts,
     statusCounts: statusCounts(result),
     durationSeconds: result.duration,
+    rejected,
   };
 }
