@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import type { RunOrchestrator } from './domain/run-orchestrator';
 import type { RunWaiting } from './domain/run-waiter';
 import type { UploadsService } from './domain/uploads-service';
+import { DEFAULT_CRT_RUN_WAIT_MS, DEFAULT_JSON_BODY_LIMIT, DEFAULT_MCP_RUN_WAIT_MS } from './env';
 import type { GatewayHandler } from './locals';
 import { mcpRouter } from './mcp/mcp-router';
 import { createRequireAuth, type KeyVerifier } from './middleware/auth';
@@ -86,11 +87,6 @@ export interface AppDeps {
 }
 
 export const SERVICE_NAME = 'gateway';
-const DEFAULT_JSON_BODY_LIMIT = '1mb';
-// ms: under the 60 s idle timeout common in load balancers and proxies, so the 202 arrives first.
-export const DEFAULT_CRT_RUN_WAIT_MS = 55_000;
-// ms: under the MCP SDK client's default 60 s request timeout, with room for the answer.
-export const DEFAULT_MCP_RUN_WAIT_MS = 25_000;
 
 /**
  * The gateway's express app, with every dependency injected so tests build it without a network.

@@ -17,6 +17,13 @@ import { z } from 'zod';
  * overwrites the header), a number trusts that many hops, anything else is a comma-separated list
  * of addresses/subnets or express's names (`loopback`, `uniquelocal`, …).
  */
+// The defaults, shared with createApp (app.ts) for apps built without an environment (tests).
+export const DEFAULT_JSON_BODY_LIMIT = '1mb';
+// ms: under the 60 s idle timeout common in load balancers and proxies, so the 202 arrives first.
+export const DEFAULT_CRT_RUN_WAIT_MS = 55_000;
+// ms: under the MCP SDK client's default 60 s request timeout, with room for the answer.
+export const DEFAULT_MCP_RUN_WAIT_MS = 25_000;
+
 const TrustProxy = z
   .string()
   .trim()
@@ -37,7 +44,7 @@ const BodyLimit = z
   .toLowerCase()
   .regex(/^\d+(?:\.\d+)?\s*(?:b|kb|mb)?$/, 'must be a size such as 1mb, 512kb or 1048576')
   .refine((text) => parseSize(text) <= 100 * 1024 * 1024, 'must be at most 100mb')
-  .default('1mb');
+  .default(DEFAULT_JSON_BODY_LIMIT);
 
 function parseSize(text: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb)?$/.exec(text);
@@ -119,7 +126,7 @@ export const GatewayEnv = z.object({
   TRUST_PROXY: TrustProxy,
   // ms: how long POST /api/capabilities/crt/run waits for its run before answering 202 with a
   // Location to poll; under the 60 s idle timeout of common proxies and load balancers.
-  CRT_RUN_WAIT_MS: durationMs(55_000),
+  CRT_RUN_WAIT_MS: durationMs(DEFAULT_CRT_RUN_WAIT_MS),
   // ms: how often a waiting request polls orchestrator.getRun, in case the run.finished event was
   // lost (pub/sub is lossy); each poll is one RPC per waited-on run.
   RUN_POLL_INTERVAL_MS: durationMs(1_000),
@@ -140,7 +147,7 @@ export const GatewayEnv = z.object({
   ),
   // ms: how long svc_tool_run waits for a run (a crt run always; any run when the client asked
   // for progress) before answering with its status; under the MCP SDK client's 60 s request timeout.
-  MCP_RUN_WAIT_MS: durationMs(25_000),
+  MCP_RUN_WAIT_MS: durationMs(DEFAULT_MCP_RUN_WAIT_MS),
 });
 export type GatewayEnv = z.output<typeof GatewayEnv>;
 

@@ -1,16 +1,20 @@
+import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  requestBodyTooLargeMessage,
+} from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import express, { type Request } from 'express';
 import { z } from 'zod';
 import type { GatewayResponse } from '../locals';
 
-/** The largest `/mcp` body: the SDK transport's own default (4 MiB), kept when we read the body first. */
-export const MCP_MAX_BODY_BYTES = 4 * 1024 * 1024;
+// The SDK transport's own limit (4 MiB), kept when we read the body first.
+const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE;
 
-// JSON-RPC codes of the errors answered here, as the SDK transport answers them itself.
-const PARSE_ERROR = -32700;
+// The code the SDK transport gives its HTTP-level errors (413, 406, 415); it has no name in ErrorCode.
 const TRANSPORT_ERROR = -32000;
 
-const readText = express.text({ type: () => true, limit: MCP_MAX_BODY_BYTES, defaultCharset: 'utf-8' });
+const readText = express.text({ type: () => true, limit: MAX_BODY_BYTES, defaultCharset: 'utf-8' });
 
 /** A JSON-RPC error with no id, in the shape and statuses of the SDK transport's own (decisions M7). */
 function sendJsonRpcError(res: GatewayResponse, status: number, code: number, message: string): void {
@@ -45,8 +49,7 @@ export async function readJsonRpcBody(req: Request, res: GatewayResponse): Promi
     });
   } catch (err) {
     const status = ClientErrorStatus.safeParse(err).data?.status ?? 400;
-    const message =
-      status === 413 ? `Payload too large: the body exceeds ${MCP_MAX_BODY_BYTES} bytes` : 'Bad request body';
+    const message = status === 413 ? requestBodyTooLargeMessage(MAX_BODY_BYTES) : 'Bad request body';
     sendJsonRpcError(res, status, TRANSPORT_ERROR, message);
     return undefined;
   }
@@ -54,7 +57,7 @@ export async function readJsonRpcBody(req: Request, res: GatewayResponse): Promi
   try {
     return JSON.parse(typeof text === 'string' ? text : '');
   } catch {
-    sendJsonRpcError(res, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
+    sendJsonRpcError(res, 400, ErrorCode.ParseError, 'Parse error: Invalid JSON');
     return undefined;
   }
 }

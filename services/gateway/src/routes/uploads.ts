@@ -19,8 +19,6 @@ import {
   type UploadsDataTarget,
 } from './uploads-data-proxy';
 
-export { uploadPath };
-
 /**
  * `POST /api/capabilities/{slug}/upload-session` (spec §4.6). Mounted at /api/capabilities. Key and
  * scope first, then the JSON body (415/413/400), the slug and body shapes (422 without an RPC),
