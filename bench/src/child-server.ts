@@ -51,10 +51,14 @@ function firstLine(child: ChildProcess, script: string): Promise<string> {
 /**
  * Runs `bench/src/<script>` with `node --import tsx` in its own process (its own core share, not
  * the load generator's event loop) and waits for its first stdout line, a JSON object that says
- * where it listens. The child's stderr is passed through.
+ * where it listens. The child's stderr is passed through; `env` is added to this process's.
  */
-export async function startChildServer(script: string): Promise<ChildServer> {
+export async function startChildServer(
+  script: string,
+  env: Record<string, string> = {},
+): Promise<ChildServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, script)], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));

@@ -8,6 +8,7 @@ import { benchLedger } from './ledger';
 import type { LoadOptions } from './load';
 import { benchMcp } from './mcp';
 import { benchPii } from './pii';
+import { benchRateLimit } from './rate-limit';
 import { benchUploads } from './uploads';
 
 const scenarios: Record<string, (options: LoadOptions) => Promise<void>> = {
@@ -16,6 +17,7 @@ const scenarios: Record<string, (options: LoadOptions) => Promise<void>> = {
   pii: benchPii,
   ledger: async () => benchLedger(),
   mcp: benchMcp,
+  'rate-limit': benchRateLimit,
   uploads: async () => benchUploads(),
 };
 

@@ -34,6 +34,8 @@ export interface VerifiedApiKey {
   clientName: string;
   keyId: string;
   scopes: Scope[];
+  /** auth.clients.rate_limits as stored (the operator's budget overrides); the gateway validates it. */
+  rateLimits: unknown;
 }
 
 export interface ApiKeyListing {
@@ -148,6 +150,8 @@ export class ApiKeyStore {
       clientName: live.client.name,
       keyId: live.keyId,
       scopes: scopesFromStored(live.scopes),
+      // Read with the client row this query already fetches: rate limits cost no query of their own.
+      rateLimits: live.client.rateLimits,
     };
   }
 

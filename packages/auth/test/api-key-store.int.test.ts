@@ -57,6 +57,8 @@ describe('ApiKeyStore', () => {
       clientName: 'acme',
       keyId: created.keyId,
       scopes: ['capabilities:read', 'capabilities:run'],
+      // The operator's rate-limit overrides, read with the client row (none yet).
+      rateLimits: {},
     });
     const client = await prisma.client.findUniqueOrThrow({ where: { name: 'acme' } });
     expect(client.id).toBe(created.clientId);

@@ -4,6 +4,7 @@ import { Queue, QueueEvents, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { type Closable, closeWithin, once } from './closable';
 import { createErrorLogLimiter, createRedis } from './redis';
+import { BusSealer } from './sealing';
 
 /** An RPC responder or job worker owned by the bus. */
 export interface ConsumerHandle extends Closable {
@@ -18,6 +19,12 @@ export interface CreateBusOptions {
   logger: Logger;
   /** ms: budget for `close()` as a whole; what is still open then is disconnected. Default 5_000. */
   closeTimeoutMs?: number;
+  /**
+   * AES-256 keys (32 bytes each, BUS_ENCRYPTION_KEY) that seal every job payload, RPC request and
+   * reply and event this bus writes to Redis (sealing.ts): the first seals, any opens (rotation).
+   * Every process of one deployment must hold the key the others seal with.
+   */
+  encryptionKeys: readonly Uint8Array[];
 }
 
 /** The handle every bus function takes. */
@@ -43,6 +50,7 @@ class BusImpl implements Bus {
   readonly logger: Logger;
   readonly redisUrl: string;
   readonly closeTimeoutMs: number;
+  readonly sealer: BusSealer;
   private producer: Redis | undefined;
   private workerTemplate: Redis | undefined;
   private readonly queues = new Map<string, Queue>();
@@ -56,6 +64,7 @@ class BusImpl implements Bus {
     this.logger = options.logger;
     this.redisUrl = options.redisUrl;
     this.closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    this.sealer = new BusSealer(options.encryptionKeys);
     this.close = once(() => this.closeAll());
   }
 

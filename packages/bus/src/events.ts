@@ -13,6 +13,7 @@ import { type Closable, closeWithin, once } from './closable';
 import { eventChannel } from './names';
 import { createRedis } from './redis';
 import { safeParseWith } from './schema';
+import { type BusSealer, sealingContext } from './sealing';
 
 /**
  * Typed events over Redis pub/sub: every subscribed replica gets every event (fan-out), unlike a
@@ -44,9 +45,14 @@ export async function publishEvent<N extends EventName>(
   const parsed = eventCatalog[name].safeParse(payload);
   if (!parsed.success) throw new TypeError(`invalid ${name} event: ${formatZodError(parsed.error)}`);
   const internals = busInternals(bus);
+  const channel = eventChannel(bus.prefix, name);
+  // Sealed like jobs: `run.finished` carries a run's result, and a slow PUBLISH is kept in SLOWLOG.
+  const message = JSON.stringify(
+    internals.sealer.seal(parsed.data, sealingContext.event(bus.prefix, channel)),
+  );
   const redis = await internals.readyProducer(PUBLISH_CONNECT_WAIT_MS);
   try {
-    return await redis.publish(eventChannel(bus.prefix, name), JSON.stringify(parsed.data));
+    return await redis.publish(channel, message);
   } catch (err) {
     internals.logger.warn(
       { event: name, err: err instanceof Error ? err.message : String(err) },
@@ -77,7 +83,7 @@ export function subscribeEvents(bus: Bus, handlers: EventHandlers): Subscription
 
   redis.on('message', (channel: string, message: string) => {
     const name = byChannel.get(channel);
-    if (name) void deliver(name, handlers, message, logger);
+    if (name) void deliver(name, handlers, openEvent(internals.sealer, bus.prefix, channel, message), logger);
   });
 
   const close = once(async () => {
@@ -92,20 +98,28 @@ export function subscribeEvents(bus: Bus, handlers: EventHandlers): Subscription
   return { close, waitUntilReady: () => subscribed };
 }
 
+type Opened = { ok: true; payload: unknown } | { ok: false; reason: string };
+
+/** The event's payload, opened; why not when the message is not JSON or does not open. */
+function openEvent(sealer: BusSealer, prefix: string, channel: string, message: string): Opened {
+  try {
+    return { ok: true, payload: sealer.open(JSON.parse(message), sealingContext.event(prefix, channel)) };
+  } catch (err) {
+    return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 async function deliver<N extends EventName>(
   name: N,
   handlers: EventHandlers,
-  message: string,
+  opened: Opened,
   logger: Logger,
 ): Promise<void> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(message);
-  } catch {
-    logger.warn({ event: name }, 'event dropped: not JSON');
+  if (!opened.ok) {
+    logger.warn({ event: name, err: opened.reason }, 'event dropped: does not open');
     return;
   }
-  const parsed = safeParseWith<EventCatalog[N]>(eventCatalog[name], raw);
+  const parsed = safeParseWith<EventCatalog[N]>(eventCatalog[name], opened.payload);
   if (!parsed.success) {
     logger.warn({ event: name, err: formatZodError(parsed.error) }, 'event dropped: invalid payload');
     return;

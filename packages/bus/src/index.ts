@@ -68,6 +68,7 @@ export {
   type JobContext,
   type JobHandler,
   type JobProcessor,
+  openJobData,
   type ProcessJobsOptions,
   processJobs,
   removeWaitingJob,
@@ -81,8 +82,18 @@ export {
   rpcQueueName,
   runCancelKey,
   runtimeWorkersKey,
+  serviceInstancesKey,
 } from './names';
 export { type CreateRedisOptions, createRedis, type RedisRole, redactRedisUrl } from './redis';
 export { createRpcClient, type RpcClient, type RpcClientOptions } from './rpc/client';
 export { type RpcServer, type ServeRpcOptions, type ServiceHandlers, serveRpc } from './rpc/server';
 export type { RpcContext, RpcHandler, RpcHandlers } from './rpc/types';
+export { BUS_KEY_BYTES, BusSealer, SealError, type SealedValue } from './sealing';
+export {
+  readServiceReadiness,
+  SERVICE_PRESENCE_INTERVAL_MS,
+  SERVICE_PRESENCE_TTL_MS,
+  type ServicePresence,
+  type ServicePresenceOptions,
+  servicePresence,
+} from './service-presence';

@@ -1,8 +1,10 @@
 import { formatZodError, ServiceUnavailableError } from '@svc/errors';
+import type { Logger } from '@svc/log';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { type Bus, busInternals, type ConsumerHandle } from './bus';
 import {
   type JobCatalog,
+  type JobDefinition,
   type JobName,
   type JobPayload,
   type JobPayloadInput,
@@ -11,6 +13,7 @@ import {
 } from './catalog/jobs';
 import { jobQueueName } from './names';
 import { safeParseWith } from './schema';
+import { SealError, type SealedValue, sealingContext } from './sealing';
 
 export interface EnqueueOptions {
   /**
@@ -39,9 +42,10 @@ export async function enqueueJob<N extends JobName>(
   if (!parsed.success) throw new TypeError(`invalid ${name} job: ${formatZodError(parsed.error)}`);
   if (options.jobId?.includes(':')) throw new TypeError(`job id must not contain ':' (${options.jobId})`);
   const internals = busInternals(bus);
+  const data = sealJobPayload(bus, name, parsed.data);
   await internals.readyProducer(ENQUEUE_CONNECT_WAIT_MS);
   try {
-    const job = await internals.queue(jobQueueName(name)).add(name, parsed.data, {
+    const job = await internals.queue(jobQueueName(name)).add(name, data, {
       ...definition.options,
       ...(options.jobId ? { jobId: options.jobId } : {}),
     });
@@ -105,11 +109,13 @@ export async function scheduleRepeatingJob<N extends JobName>(
   const parsed = definition.payload.safeParse(options.payload ?? {});
   if (!parsed.success) throw new TypeError(`invalid ${name} job: ${formatZodError(parsed.error)}`);
   const internals = busInternals(bus);
+  // The scheduler copies this template into every job it adds: sealed once, opened per job.
+  const data = sealJobPayload(bus, name, parsed.data);
   await internals.readyProducer(ENQUEUE_CONNECT_WAIT_MS);
   try {
     await internals
       .queue(jobQueueName(name))
-      .upsertJobScheduler(name, { every: everyMs }, { name, data: parsed.data, opts: definition.options });
+      .upsertJobScheduler(name, { every: everyMs }, { name, data, opts: definition.options });
     return { schedulerId: name };
   } catch (err) {
     internals.logger.warn(
@@ -172,7 +178,16 @@ export function processJobs<N extends JobName>(
   const closeTimeoutMs = options.closeTimeoutMs ?? 30_000;
 
   const processJob = async (job: Job, _token?: string, signal?: AbortSignal) => {
-    const payload = safeParseWith<JobCatalog[N]['payload']>(definition.payload, job.data);
+    let data: unknown;
+    try {
+      data = openJobData(bus, name, job.data);
+    } catch (err) {
+      // Not retriable: another key or a tampered job opens no better on the next attempt.
+      const message = `${name} job ${job.id ?? ''} does not open: ${err instanceof Error ? err.message : String(err)}`;
+      logger.error({ jobId: job.id }, message);
+      throw new UnrecoverableError(message);
+    }
+    const payload = safeParseWith<JobCatalog[N]['payload']>(definition.payload, data);
     if (!payload.success) {
       const message = `invalid ${name} payload: ${formatZodError(payload.error)}`;
       logger.error({ jobId: job.id }, message);
@@ -205,6 +220,51 @@ export function processJobs<N extends JobName>(
   worker.on('failed', (job, err) => {
     logger.warn({ jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job failed');
   });
+  if (dropsDataWhenFinished(definition)) dropDataOfFinishedJobs(worker, logger);
 
   return internals.ownWorker(worker, `job worker ${name}`, closeTimeoutMs, logger);
+}
+
+function dropsDataWhenFinished(definition: JobDefinition): boolean {
+  return definition.dropDataWhenFinished === true;
+}
+
+/** What a finished job's `data` becomes when its definition drops it (`dropDataWhenFinished`). */
+const DROPPED_DATA = { dropped: 'the payload is removed once the job has finished' } as const;
+
+/**
+ * Replaces the payload of each job that finished for good (completed, or failed with no attempt
+ * left: BullMQ sets `finishedOn` only then) with DROPPED_DATA, so a retained job keeps its id, state
+ * and result for inspection but no client input (issue 13: "completed and failed jobs keep no
+ * input"). One write per finished job; best effort: the payload is sealed either way.
+ */
+function dropDataOfFinishedJobs(worker: Worker, logger: Logger): void {
+  const drop = (job: Job) => {
+    job.updateData(DROPPED_DATA).catch((err: unknown) => {
+      // Removed already (retention) or Redis is down: nothing readable was left behind.
+      logger.debug({ jobId: job.id, err: err instanceof Error ? err.message : String(err) }, 'payload kept');
+    });
+  };
+  worker.on('completed', (job) => drop(job));
+  worker.on('failed', (job) => {
+    if (job?.finishedOn) drop(job);
+  });
+}
+
+/** A payload as `jobs.<name>` stores it: sealed for its queue and job name. */
+function sealJobPayload(bus: Bus, name: JobName, payload: unknown): SealedValue {
+  const internals = busInternals(bus);
+  return internals.sealer.seal(payload, sealingContext.jobData(bus.prefix, jobQueueName(name), name));
+}
+
+/**
+ * The payload a job of `jobs.<name>` carries, opened (not yet checked against its schema). Throws
+ * SealError when it does not open (tampered, another key or queue, or dropped once finished). For
+ * the worker and for tests and operators that inspect a job (`queue.getJob(id).data` is sealed).
+ */
+export function openJobData(bus: Bus, name: JobName, data: unknown): unknown {
+  if (typeof data === 'object' && data !== null && 'dropped' in data) {
+    throw new SealError('its payload was removed when it finished; it cannot run again');
+  }
+  return busInternals(bus).sealer.open(data, sealingContext.jobData(bus.prefix, jobQueueName(name), name));
 }

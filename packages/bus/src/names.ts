@@ -45,3 +45,12 @@ export const RUN_CANCEL_KEY_TTL_MS = 24 * 3_600_000;
 export function runtimeWorkersKey(prefix: string, runtime: string): string {
   return `${prefix}:runtimes:${runtime}`;
 }
+
+/**
+ * Instances of one service that reported themselves ready: a sorted set of instance ids scored by
+ * when that report lapses (ms since the epoch), like `runtimeWorkersKey`. "Is uploads ready?" is
+ * `ZCOUNT <key> (<now> +inf` > 0 (service-presence.ts).
+ */
+export function serviceInstancesKey(prefix: string, service: string): string {
+  return `${prefix}:services:${service}`;
+}

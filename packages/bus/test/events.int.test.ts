@@ -1,14 +1,23 @@
 import { ServiceUnavailableError } from '@svc/errors';
 import { memoryLogger } from '@svc/log';
-import { type Bus, createBus, type EventPayload, eventChannel, publishEvent, subscribeEvents } from '../src';
-import { closedPortUrl, deletePrefix, eventually, redisUrl, sleep, uniquePrefix } from './helpers';
+import {
+  type Bus,
+  BusSealer,
+  createBus,
+  type EventPayload,
+  eventChannel,
+  publishEvent,
+  subscribeEvents,
+} from '../src';
+import { sealingContext } from '../src/sealing';
+import { busKeys, closedPortUrl, deletePrefix, eventually, redisUrl, sleep, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('events');
 const { logger, lines } = memoryLogger();
 let bus: Bus;
 
 beforeAll(() => {
-  bus = createBus({ redisUrl, prefix, logger });
+  bus = createBus({ redisUrl, prefix, logger, encryptionKeys: busKeys });
 });
 
 afterAll(async () => {
@@ -34,13 +43,17 @@ describe('events over Redis pub/sub', () => {
     }
   });
 
-  it('logs and drops an invalid payload, then keeps delivering', async () => {
+  it('logs and drops an invalid or unsealed payload, then keeps delivering', async () => {
     const received: Array<EventPayload<'catalog.changed'>> = [];
     const subscription = subscribeEvents(bus, { 'catalog.changed': (event) => void received.push(event) });
     try {
       await subscription.waitUntilReady();
       const channel = eventChannel(prefix, 'catalog.changed');
-      await bus.redis.publish(channel, JSON.stringify({ version: 7 }));
+      const sealer = new BusSealer(busKeys);
+      const invalid = sealer.seal({ version: 7 }, sealingContext.event(prefix, channel));
+      await bus.redis.publish(channel, JSON.stringify(invalid));
+      // Not sealed (or sealed under another key): a process without the key cannot inject events.
+      await bus.redis.publish(channel, JSON.stringify({ version: 'v9', changed_slugs: [] }));
       await bus.redis.publish(channel, 'not json');
       await publishEvent(bus, 'catalog.changed', { version: 'v3', changed_slugs: [] });
       await eventually(() => received.length === 1);
@@ -49,7 +62,8 @@ describe('events over Redis pub/sub', () => {
       const dropped = lines().filter((line) => String(line.msg).startsWith('event dropped'));
       expect(dropped.map((line) => line.msg)).toEqual([
         'event dropped: invalid payload',
-        'event dropped: not JSON',
+        'event dropped: does not open',
+        'event dropped: does not open',
       ]);
     } finally {
       await subscription.close();
@@ -83,7 +97,7 @@ describe('events over Redis pub/sub', () => {
   });
 
   it('does not deliver events of another prefix', async () => {
-    const other = createBus({ redisUrl, prefix: `${prefix}-other`, logger });
+    const other = createBus({ redisUrl, prefix: `${prefix}-other`, logger, encryptionKeys: busKeys });
     const received: unknown[] = [];
     const subscription = subscribeEvents(other, { 'catalog.changed': (event) => void received.push(event) });
     try {
@@ -97,7 +111,7 @@ describe('events over Redis pub/sub', () => {
   });
 
   it('publishing on a closed-port Redis fails fast with 503', async () => {
-    const down = createBus({ redisUrl: await closedPortUrl(), prefix, logger });
+    const down = createBus({ redisUrl: await closedPortUrl(), prefix, logger, encryptionKeys: busKeys });
     try {
       const started = Date.now();
       await expect(

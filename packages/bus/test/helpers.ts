@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { memoryLogger } from '@svc/log';
 import { createRedis } from '../src';
 
+/** The bus encryption key of these suites (every bus here seals with it). */
+export const busKeys: readonly Uint8Array[] = [randomBytes(32)];
+
 /** Redis of the integration run (jest/integration-setup.ts sets TEST_REDIS_URL). */
 export const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 

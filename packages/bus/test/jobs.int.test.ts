@@ -1,14 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { memoryLogger } from '@svc/log';
 import { Queue } from 'bullmq';
-import { type Bus, createBus, enqueueJob, jobQueueName, processJobs } from '../src';
-import { deletePrefix, eventually, redisUrl, sleep, uniquePrefix } from './helpers';
+import { type Bus, BusSealer, createBus, enqueueJob, jobQueueName, processJobs } from '../src';
+import { sealingContext } from '../src/sealing';
+import { busKeys, deletePrefix, eventually, redisUrl, sleep, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('jobs');
 const { logger } = memoryLogger();
 let bus: Bus;
 
 beforeAll(() => {
-  bus = createBus({ redisUrl, prefix, logger });
+  bus = createBus({ redisUrl, prefix, logger, encryptionKeys: busKeys });
 });
 
 afterAll(async () => {
@@ -68,11 +70,45 @@ describe('typed job queues', () => {
       return { message };
     });
     try {
-      const job = await queue.add('system.echo', { message: ['not', 'a', 'string'] }, { attempts: 5 });
+      const sealed = new BusSealer(busKeys).seal(
+        { message: ['not', 'a', 'string'] },
+        sealingContext.jobData(prefix, jobQueueName('system.echo'), 'system.echo'),
+      );
+      const job = await queue.add('system.echo', sealed, { attempts: 5 });
       await eventually(async () => (await queue.getJobState(job.id ?? '')) === 'failed');
       const failed = await queue.getJob(job.id ?? '');
       expect(failed?.attemptsMade).toBe(1);
       expect(failed?.failedReason).toMatch(/invalid system.echo payload/);
+      expect(handled).toBe(0);
+    } finally {
+      await processor.close();
+      await queue.close();
+    }
+  });
+
+  it('fails a payload that is not sealed under its key, queue and name once, without running it', async () => {
+    const queue = new Queue(jobQueueName('system.echo'), { connection: { url: redisUrl }, prefix });
+    let handled = 0;
+    const processor = processJobs(bus, 'system.echo', async ({ message }) => {
+      handled += 1;
+      return { message };
+    });
+    const elsewhere = new BusSealer(busKeys).seal(
+      { message: 'sealed for another queue' },
+      sealingContext.jobData(prefix, jobQueueName('capability.pii-redact'), 'system.echo'),
+    );
+    const otherKey = new BusSealer([randomBytes(32)]).seal(
+      { message: 'another key' },
+      sealingContext.jobData(prefix, jobQueueName('system.echo'), 'system.echo'),
+    );
+    try {
+      for (const data of [{ message: 'plain' }, elsewhere, otherKey]) {
+        const job = await queue.add('system.echo', data, { attempts: 5 });
+        await eventually(async () => (await queue.getJobState(job.id ?? '')) === 'failed');
+        const failed = await queue.getJob(job.id ?? '');
+        expect(failed?.attemptsMade).toBe(1);
+        expect(failed?.failedReason).toMatch(/does not open/);
+      }
       expect(handled).toBe(0);
     } finally {
       await processor.close();

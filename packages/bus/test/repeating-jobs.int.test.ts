@@ -1,7 +1,7 @@
 import { memoryLogger } from '@svc/log';
 import { Queue } from 'bullmq';
-import { type Bus, createBus, jobQueueName, processJobs, scheduleRepeatingJob } from '../src';
-import { deletePrefix, eventually, redisUrl, uniquePrefix } from './helpers';
+import { type Bus, createBus, jobQueueName, openJobData, processJobs, scheduleRepeatingJob } from '../src';
+import { busKeys, deletePrefix, eventually, redisUrl, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('repeat');
 const { logger } = memoryLogger();
@@ -9,7 +9,7 @@ let bus: Bus;
 let queue: Queue;
 
 beforeAll(() => {
-  bus = createBus({ redisUrl, prefix, logger });
+  bus = createBus({ redisUrl, prefix, logger, encryptionKeys: busKeys });
   queue = new Queue(jobQueueName('uploads.cleanup'), { connection: { url: redisUrl }, prefix });
 });
 
@@ -40,7 +40,9 @@ describe('scheduleRepeatingJob', () => {
       // The catalog's options travel with every scheduled job (attempts 1 for uploads.cleanup).
       const [latest] = await queue.getJobs(['completed'], 0, 0);
       expect(latest?.opts.attempts).toBe(1);
-      expect(latest?.data).toEqual({});
+      // Sealed in Redis like every payload; the template's `{}` inside.
+      expect(latest?.data).toEqual({ sealed: expect.any(String) });
+      expect(openJobData(bus, 'uploads.cleanup', latest?.data)).toEqual({});
     } finally {
       await processor.close();
       await queue.removeJobScheduler('uploads.cleanup');

@@ -3,6 +3,7 @@ import { memoryLogger } from '@svc/log';
 import { Queue } from 'bullmq';
 import {
   type Bus,
+  BusSealer,
   createBus,
   createRpcClient,
   type RpcRequest,
@@ -10,14 +11,15 @@ import {
   type ServiceHandlers,
   serveRpc,
 } from '../src';
-import { deletePrefix, eventually, redisUrl, sleep, uniquePrefix } from './helpers';
+import { sealingContext } from '../src/sealing';
+import { busKeys, deletePrefix, eventually, redisUrl, sleep, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('rpc');
 const { logger, lines } = memoryLogger();
 let bus: Bus;
 
 beforeAll(() => {
-  bus = createBus({ redisUrl, prefix, logger });
+  bus = createBus({ redisUrl, prefix, logger, encryptionKeys: busKeys });
 });
 
 afterAll(async () => {
@@ -139,12 +141,20 @@ describe('RPC over BullMQ', () => {
     const events = new QueueEvents(rpcQueueName('registry'), { connection: { url: redisUrl }, prefix });
     try {
       await events.waitUntilReady();
-      const bad = await raw.add('search', { request: { limit: 'lots' }, deadline: Date.now() + 5_000 });
-      const noDeadline = await raw.add('search', { request: {} });
-      const unknown = await raw.add('launch', { request: {}, deadline: Date.now() + 5_000 });
-      for (const job of [bad, noDeadline, unknown]) {
+      const sealer = new BusSealer(busKeys);
+      const queueName = rpcQueueName('registry');
+      const add = (method: string, data: unknown) =>
+        raw.add(method, sealer.seal(data, sealingContext.rpcRequest(prefix, queueName, method)));
+      const bad = await add('search', { request: { limit: 'lots' }, deadline: Date.now() + 5_000 });
+      const noDeadline = await add('search', { request: {} });
+      const unknown = await add('launch', { request: {}, deadline: Date.now() + 5_000 });
+      const unsealed = await raw.add('search', { request: {}, deadline: Date.now() + 5_000 });
+      for (const job of [bad, noDeadline, unknown, unsealed]) {
         const reply = await job.waitUntilFinished(events, 5_000);
-        expect(reply).toMatchObject({ ok: false, error: { status: 400 } });
+        // The reply is sealed too, bound to its request job.
+        expect(JSON.stringify(reply)).not.toContain('status');
+        const opened = sealer.open(reply, sealingContext.rpcReply(prefix, queueName, job.name, job.id ?? ''));
+        expect(opened).toMatchObject({ ok: false, error: { status: 400 } });
       }
       // The responder is still serving.
       const registry = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { durationMs, intInRange, oneOf, type PortOptions, pathVar, port, urlVar } from './helpers';
+import {
+  durationMs,
+  intInRange,
+  oneOf,
+  type PortOptions,
+  pathVar,
+  port,
+  secretKeyList,
+  urlVar,
+} from './helpers';
 
 /**
  * Reusable pieces of a service's env schema: spread them into `z.object({...})` in the service's
@@ -24,6 +33,24 @@ export const redisEnv = {
     .default('svc'),
   // How long an RPC caller waits for a reply before answering 503.
   RPC_TIMEOUT_MS: durationMs(3_000),
+};
+
+/** bytes: an AES-256 key of the bus (BUS_ENCRYPTION_KEY). */
+export const BUS_ENCRYPTION_KEY_BYTES = 32;
+
+/**
+ * BUS_ENCRYPTION_KEY: the AES-256-GCM key(s) that seal every job payload, RPC request and reply and
+ * event in Redis (@svc/bus sealing.ts; issue 13: no personal data at rest in Redis). Required by
+ * every process on the bus, the same in all of them; comma-separated with the current key first
+ * and older ones after it while queued messages sealed under them drain (rotation). No default: a
+ * key in the code would protect nothing.
+ */
+export const busEncryptionEnv = {
+  BUS_ENCRYPTION_KEY: secretKeyList(
+    BUS_ENCRYPTION_KEY_BYTES,
+    'the same 32 random bytes (hex or base64) in every service, e.g. `openssl rand -base64 32`; ' +
+      '`pnpm start` makes one in <DATA_DIR>/bus-encryption-key',
+  ),
 };
 
 export const databaseEnv = {

@@ -116,3 +116,40 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
     error: (issue) => `expected one of ${values.join(', ')}, got ${echo(String(issue.input))}`,
   });
 }
+
+/** A key as text: hex, or base64 / base64url (padding optional). */
+function decodeKey(text: string): Buffer | undefined {
+  if (/^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0) return Buffer.from(text, 'hex');
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) return Buffer.from(text, 'base64');
+  return undefined;
+}
+
+/**
+ * One or more secret keys of exactly `bytes` bytes each, comma-separated, each in hex or base64
+ * (base64url too): the first is the current one, the others older ones still accepted (rotation).
+ * Required; `hint` says how to get one. Values are never echoed, not even in part.
+ */
+export function secretKeyList(bytes: number, hint: string) {
+  const expected = `${bytes} bytes, in hex (${bytes * 2} digits) or base64`;
+  return z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (text === undefined || text.trim() === '') {
+        ctx.addIssue({ code: 'custom', message: `required: ${hint}` });
+        return z.NEVER;
+      }
+      const parts = text.split(',').map((part) => part.trim());
+      const keys: Buffer[] = [];
+      for (const [index, part] of parts.entries()) {
+        const key = decodeKey(part);
+        if (key === undefined || key.length !== bytes) {
+          const which = parts.length === 1 ? 'the key' : `key ${index + 1} of ${parts.length}`;
+          ctx.addIssue({ code: 'custom', message: `${which} must be ${expected} (value not shown)` });
+          return z.NEVER;
+        }
+        keys.push(key);
+      }
+      return keys;
+    });
+}

@@ -1,5 +1,7 @@
 export {
+  BUS_ENCRYPTION_KEY_BYTES,
   baseEnv,
+  busEncryptionEnv,
   DEFAULT_DATA_DIR,
   databaseEnv,
   dataDirEnv,
@@ -16,6 +18,7 @@ export {
   type PortOptions,
   pathVar,
   port,
+  secretKeyList,
   urlVar,
 } from './helpers';
 export { ConfigError, type EnvSource, loadEnv, loadEnvOrExit } from './load-env';

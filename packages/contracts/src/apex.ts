@@ -3,11 +3,15 @@ import { z } from 'zod';
 
 /**
  * Spec §2.6 CrtInput.apex: an RFC 1123 host name that is its own registrable domain (eTLD+1) under
- * the Public Suffix List, ICANN and PRIVATE sections both (tldts with `allowPrivateDomains`).
- * A suffix that the list does not contain (`example.notatld`, `example.local`) is rejected too:
- * the PSL's implicit `*` rule would make such names registrable, but the spec asks for a domain
- * "under the public-suffix list" and CT logs only hold certificates for real suffixes
- * (docs/decisions.md C2).
+ * the Public Suffix List, ICANN and PRIVATE sections both (tldts with `allowPrivateDomains`), by the
+ * list's own algorithm (publicsuffix.org/list "Formal algorithm"): the longest matching rule wins,
+ * an exception rule (`!city.kawasaki.jp`) removes its leftmost label, and when no rule matches the
+ * default rule `*` applies, so a top-level domain the list does not name is itself the public
+ * suffix: `foo.unknowntld` is registrable, `a.b.unknowntld` has the apex `b.unknowntld`, and
+ * `unknowntld` alone is a public suffix. Before the list: ASCII only (IDNs in their xn-- form), not
+ * an IP address, RFC 1123 labels, and a top-level label that is not all digits (RFC 3696 §2; such a
+ * name reads as an IPv4 address). (docs/decisions.md C2, changed by issue 13: unlisted suffixes
+ * were rejected before.)
  */
 
 const MAX_HOSTNAME_LENGTH = 253;
@@ -49,22 +53,30 @@ export function apexProblem(value: string): string | null {
     return `label ${JSON.stringify(bad)} is not an RFC 1123 hostname label (letters, digits and inner hyphens only)`;
   }
 
+  const tld = labels[labels.length - 1] ?? '';
+  if (/^\d+$/.test(tld)) {
+    return `the top-level label "${tld}" is all digits; a host name's top-level domain never is (RFC 3696 §2)`;
+  }
+
   const info = parse(value, { allowPrivateDomains: true, extractHostname: false });
   if (info.isIp) return 'must be a domain name, not an IP address';
-  const listed = info.isIcann === true || info.isPrivate === true;
-  const section = info.isPrivate === true ? 'PRIVATE' : 'ICANN';
-  if (info.domain === null) {
-    return listed
-      ? `${value} is a public suffix (${section} section of the Public Suffix List); give a registrable domain under it, e.g. example.${value}`
-      : `${value} is not a registrable domain under the Public Suffix List`;
-  }
-  if (!listed) {
-    return `${value} is not under a suffix of the Public Suffix List (unknown suffix "${info.publicSuffix ?? ''}")`;
-  }
+  if (info.domain === null)
+    return `${value} is a public suffix (${suffixSource(info)}); ${suggestion(value)}`;
   if (info.domain !== value) {
     return `${value} is a subdomain; give its registrable domain ${info.domain}`;
   }
   return null;
+}
+
+/** Where the list's answer came from: its ICANN or PRIVATE section, or its default rule `*`. */
+function suffixSource(info: { isIcann: boolean | null; isPrivate: boolean | null }): string {
+  if (info.isPrivate === true) return 'PRIVATE section of the Public Suffix List';
+  if (info.isIcann === true) return 'ICANN section of the Public Suffix List';
+  return 'by the Public Suffix List\'s default rule "*": a top-level domain the list does not name is a public suffix';
+}
+
+function suggestion(value: string): string {
+  return `give a registrable domain under it, e.g. example.${value}`;
 }
 
 /**

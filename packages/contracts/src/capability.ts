@@ -39,9 +39,19 @@ const MimeType = z
   .string()
   .regex(new RegExp(`^${MIME_TOKEN}/(?:\\*|${MIME_TOKEN})$`), 'must be a lowercase MIME type');
 
+/** A content limit of each file; absent = the capability has no such limit (or takes no such file). */
+const FileContentLimit = z.number().int().min(1).optional();
+
 /**
  * Spec §2.1 / §4 rule 4: file requirements, against which filename, MIME type and size are
  * validated before upload. `max_size_bytes` null = no per-file limit of the capability's own.
+ *
+ * Spec §2.1 makes describe the source of truth, so every limit a capability enforces on the content
+ * of a file is published here too (issue 13; additive, optional): `max_pages` (pages of a PDF) and
+ * `max_pixels` (width × height of an image) are checked at quote and run time against the facts the
+ * upload service measured, so a quote that could not run is refused (422) rather than cleared; so are
+ * `max_columns` and `max_record_characters` (CSV), measured per delimiter as the bytes arrived
+ * (FileFacts `csv`; the worker checks them again as it reads).
  */
 export const FileRequirements = z
   .object({
@@ -50,6 +60,10 @@ export const FileRequirements = z
     max_files: z.number().int().min(0),
     max_size_bytes: z.number().int().min(1).nullable(),
     content_types: z.array(MimeType),
+    max_pages: FileContentLimit,
+    max_pixels: FileContentLimit,
+    max_columns: FileContentLimit,
+    max_record_characters: FileContentLimit,
   })
   .strict()
   .superRefine((value, ctx) => {

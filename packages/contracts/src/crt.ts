@@ -32,7 +32,8 @@ export const CrtRunRequest = z
   .object({
     input: CrtInput,
     quote_id: Uuid.optional().describe(
-      'Optional for this free capability; a supplied UUID becomes the run ID.',
+      'Optional for this free capability. A quote_id of yours from POST /api/capabilities/crt/quote ' +
+        '(same input, not expired, not run yet) becomes the run ID; any other UUID answers 404 unknown quote_id.',
     ),
     client_type: ClientType.default('api'),
   })

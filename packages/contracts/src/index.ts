@@ -20,6 +20,7 @@ export {
   CSV_DISTINCT_LIMIT,
   CSV_MAX_BYTES,
   CSV_MAX_COLUMNS,
+  CSV_MAX_RECORD_CHARACTERS,
   CsvColumnProfile,
   CsvColumnType,
   CsvProfileInput,
@@ -130,7 +131,8 @@ export {
   RUN_STATES,
   RunState,
 } from './execution';
-export { HealthResponse, ReadinessCheck, ReadinessResponse } from './health';
+export { HealthResponse, ReadinessCheck, ReadinessResponse, ServiceReadiness } from './health';
+export { JSON_INPUT_LIMITS, JSON_INPUT_RULES_MARKDOWN, type JsonInputLimits } from './json-limits';
 export { type JsonSchemaIo, type JsonSchemaTarget, toJsonSchema } from './json-schema';
 export {
   BURN_WINDOWS,
@@ -156,6 +158,16 @@ export { SpendDiagnosticsQuery } from './openapi/account-operations';
 export { apiOperations, buildOpenApiDocument, type OpenApiDocument } from './openapi/document';
 export type { ApiOperation, ErrorStatus, HttpMethod } from './openapi/operation';
 export { RunHeaders } from './openapi/quote-run-operations';
+export {
+  isRateLimitBudget,
+  MCP_TOOL_BUDGETS,
+  RATE_LIMIT_BUDGETS,
+  type RateLimitBudget,
+  type RateLimitClass,
+  RateLimitHeaders,
+  rateLimitClassOf,
+  TooManyRequestsHeaders,
+} from './openapi/rate-limits';
 export { CrtRunHeaders } from './openapi/run-operations';
 export { operationLabel, operationsByScope, type ScopeRow, scopeTableMarkdown } from './openapi/scope-table';
 export { type ComputedPrice, computePrice, PriceDetail, priceUsd } from './pricing';
@@ -181,6 +193,9 @@ export {
 } from './run';
 export {
   ContentType,
+  CSV_DELIMITERS,
+  CsvDelimiter,
+  CsvFacts,
   FileFacts,
   Filename,
   ResolvedFile,

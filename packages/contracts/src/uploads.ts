@@ -67,8 +67,39 @@ export const UploadStatus = z.enum(['pending', 'uploading', 'complete', 'expired
 export type UploadStatus = z.infer<typeof UploadStatus>;
 
 /**
+ * The field delimiters a CSV may be read with (csv-profile's `delimiter`). The same bytes are a
+ * different table with each, so the upload service measures a CSV once per delimiter.
+ */
+export const CSV_DELIMITERS = [',', ';', '\t', '|'] as const;
+export const CsvDelimiter = z.enum(CSV_DELIMITERS);
+export type CsvDelimiter = z.infer<typeof CsvDelimiter>;
+
+/**
+ * What one read of a CSV with one delimiter found (csv-parse with the options csv-profile reads
+ * with; issue 13: its limits are checked at quote time). A count stops one past its limit
+ * (CSV_MAX_COLUMNS, CSV_MAX_RECORD_CHARACTERS), and so does the read: a figure over the limit
+ * means "more than the limit", not the exact width or length.
+ */
+export const CsvFacts = z
+  .object({
+    /** Most fields in one record, the header included. */
+    columns: z.number().int().min(0),
+    /** characters of the longest record (its fields' characters, as csv-parse counts them). */
+    max_record_characters: z.number().int().min(0),
+    /**
+     * false: the read stopped early, at a record over a limit or where the CSV is malformed with
+     * this delimiter (the run says where); the figures are those of the records before.
+     */
+    complete: z.boolean(),
+  })
+  .strict();
+export type CsvFacts = z.infer<typeof CsvFacts>;
+
+/**
  * What the upload service learned from the bytes, used for pricing and checks at quote time
- * (decisions U6): `pages` of a PDF, `width`/`height`/`format` of an image. Absent for other types.
+ * (decisions U6): `pages` of a PDF, `width`/`height`/`format` of an image, and for a CSV its
+ * facts per delimiter (`csv[","]`, …). Absent for other types (and for CSVs uploaded before the
+ * CSV facts existed).
  */
 export const FileFacts = z
   .object({
@@ -76,6 +107,15 @@ export const FileFacts = z
     width: z.number().int().min(1).optional(),
     height: z.number().int().min(1).optional(),
     format: z.string().max(32).optional(),
+    csv: z
+      .object({
+        ',': CsvFacts.optional(),
+        ';': CsvFacts.optional(),
+        '\t': CsvFacts.optional(),
+        '|': CsvFacts.optional(),
+      } satisfies Record<CsvDelimiter, z.ZodOptional<typeof CsvFacts>>)
+      .strict()
+      .optional(),
   })
   .strict();
 export type FileFacts = z.infer<typeof FileFacts>;

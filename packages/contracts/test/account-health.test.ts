@@ -1,4 +1,10 @@
-import { BalanceResponse, HealthResponse, ReadinessResponse, WhoAmIResponse } from '../src/index';
+import {
+  BalanceResponse,
+  HealthResponse,
+  ReadinessResponse,
+  ServiceReadiness,
+  WhoAmIResponse,
+} from '../src/index';
 
 const CLIENT_ID = '6ba7b810-9dad-41d1-80b4-00c04fd430c8';
 
@@ -53,4 +59,17 @@ test('HealthResponse and ReadinessResponse', () => {
   };
   expect(ReadinessResponse.safeParse(ready).success).toBe(true);
   expect(ReadinessResponse.safeParse({ ...ready, checks: { redis: { error: 'x' } } }).success).toBe(false);
+  // The gateway's report of the services behind it (issue 13): ok per service, with a count.
+  const gateway = {
+    ok: true,
+    service: 'gateway',
+    checks: { redis: { ok: true } },
+    services: { wallet: { ok: true, instances: 2 }, uploads: { ok: false, instances: 0, error: 'none' } },
+  };
+  expect(ReadinessResponse.parse(gateway)).toEqual(gateway);
+  expect(ReadinessResponse.safeParse({ ...gateway, services: { wallet: { ok: true } } }).success).toBe(false);
+  expect(
+    ServiceReadiness.safeParse({ ok: true, instances: -1 }).success ||
+      ServiceReadiness.safeParse({ ok: true, instances: 1.5 }).success,
+  ).toBe(false);
 });

@@ -11,7 +11,10 @@ function problemOf(value: unknown): string | null {
 }
 
 const PUBLIC_SUFFIX =
-  /^(\S+) is a public suffix \((ICANN|PRIVATE) section of the Public Suffix List\); give a registrable domain under it, e\.g\. example\.\1$/;
+  /^(\S+) is a public suffix \((?:(?:ICANN|PRIVATE) section of the Public Suffix List|by the Public Suffix List's default rule "\*": a top-level domain the list does not name is a public suffix)\); give a registrable domain under it, e\.g\. example\.\1$/;
+/** The message for a single unlisted label: a public suffix by the list's default rule `*`. */
+const defaultRuleSuffix = (name: string) =>
+  `${name} is a public suffix (by the Public Suffix List's default rule "*": a top-level domain the list does not name is a public suffix); give a registrable domain under it, e.g. example.${name}`;
 const subdomain = (name: string, registrable: string) =>
   `${name} is a subdomain; give its registrable domain ${registrable}`;
 
@@ -39,13 +42,6 @@ const NOT_APPLICABLE: ReadonlyArray<{
     answer: /^must not contain an empty label/,
   },
   {
-    // The PSL's implicit `*` rule makes `example.example` registrable; we reject names whose suffix
-    // the list does not contain (docs/decisions.md C2). `example` alone has no registrable domain.
-    why: 'unlisted TLD "example": decisions C2',
-    matches: (input) => input === 'example' || input?.endsWith('.example') === true,
-    answer: /Public Suffix List/,
-  },
-  {
     // We require internationalised names in their xn-- form; the punycoded twins of these vectors
     // are in the list too and apply.
     why: 'non-ASCII (IDN) input: we require the xn-- form',
@@ -63,9 +59,10 @@ const DEVIATING = PSL_VECTORS.filter(([input]) => notApplicable(input) !== undef
 describe('Apex against the Public Suffix List test vectors (publicsuffix/list tests/test_psl.txt)', () => {
   test('every active vector of the file is transcribed, and most of them apply', () => {
     expect(PSL_VECTORS).toHaveLength(78);
-    // 18 do not apply: 1 null, 4 leading dots, 4 under the unlisted TLD, 9 non-ASCII.
-    expect(DEVIATING).toHaveLength(18);
-    expect(APPLICABLE).toHaveLength(60);
+    // 14 do not apply: 1 null, 4 leading dots, 9 non-ASCII. The 4 vectors under the unlisted TLD
+    // `example` apply since issue 13: the list's default rule `*` (decisions C2).
+    expect(DEVIATING).toHaveLength(14);
+    expect(APPLICABLE).toHaveLength(64);
   });
 
   // tldts's built-in copy of the list answers like the PSL's own tests (isolates list drift from our rule).
@@ -98,13 +95,11 @@ describe('Apex against the Public Suffix List test vectors (publicsuffix/list te
     expect(problemOf(input)).toMatch(rule?.answer ?? /never/);
   });
 
-  test('the commented-out .local vectors: rejected like any unlisted suffix (decisions C2)', () => {
-    for (const input of ['local', 'example.local', 'b.example.local', 'a.b.example.local']) {
-      expect({ input, problem: problemOf(input) }).toEqual({
-        input,
-        problem: expect.stringMatching(/Public Suffix List/),
-      });
-    }
+  test('the commented-out .local vectors: answered by the default rule `*` like any unlisted TLD', () => {
+    expect(problemOf('local')).toBe(defaultRuleSuffix('local'));
+    expect(problemOf('example.local')).toBeNull();
+    expect(problemOf('b.example.local')).toBe(subdomain('b.example.local', 'example.local'));
+    expect(problemOf('a.b.example.local')).toBe(subdomain('a.b.example.local', 'example.local'));
   });
 });
 
@@ -193,17 +188,24 @@ describe('Apex: the 422 cases of the issue, each with why', () => {
     expect(problem).not.toMatch(/[\r\n]/);
   });
 
-  test.each(['example.notatld', 'example.local', 'example.123', '1.2.3.4.5'])(
-    'unknown suffix: %p',
-    (input) => {
-      expect(problemOf(input)).toMatch(
-        /^\S+ is not under a suffix of the Public Suffix List \(unknown suffix "[a-z0-9]+"\)$/,
-      );
-    },
-  );
+  test.each([
+    ['foo.unknowntld', null],
+    ['example.notatld', null],
+    ['a.b.unknowntld', subdomain('a.b.unknowntld', 'b.unknowntld')],
+    ['www.example.notatld', subdomain('www.example.notatld', 'example.notatld')],
+    ['unknowntld', defaultRuleSuffix('unknowntld')],
+    ['localhost', defaultRuleSuffix('localhost')],
+  ])('a TLD the list does not name follows its default rule "*": %p', (input, problem) => {
+    expect(problemOf(input)).toBe(problem);
+  });
 
-  test('a single label outside the list is not registrable', () => {
-    expect(problemOf('localhost')).toBe('localhost is not a registrable domain under the Public Suffix List');
+  test.each([
+    ['example.123', '123'],
+    ['1.2.3.4.5', '5'],
+  ])('an all-digit top-level label: %p', (input, tld) => {
+    expect(problemOf(input)).toBe(
+      `the top-level label "${tld}" is all digits; a host name's top-level domain never is (RFC 3696 §2)`,
+    );
   });
 
   test.each([42, null, undefined, ['example.com'], { apex: 'example.com' }])('not a string: %p', (input) => {

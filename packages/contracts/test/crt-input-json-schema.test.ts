@@ -84,7 +84,8 @@ describe("crt's published input JSON Schema", () => {
     ['www.example.com', 'a subdomain'],
     ['co.uk', 'a public suffix'],
     ['github.io', 'a PRIVATE-section public suffix'],
-    ['example.notatld', 'an unlisted suffix'],
+    ['unknowntld.', 'a trailing dot after an unlisted TLD'],
+    ['a.b.unknowntld', 'a subdomain under an unlisted TLD (the default rule "*")'],
     ['example.com.', 'a trailing dot (absolute form)'],
   ])(
     'only the server rejects %p (%s: the Public Suffix List and our own rules are not JSON Schema)',

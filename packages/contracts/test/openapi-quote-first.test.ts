@@ -43,6 +43,7 @@ describe('quote and run (spec §4.3, §4.4)', () => {
       '413',
       '415',
       '422',
+      '429',
       '500',
       '503',
     ]);
@@ -70,7 +71,22 @@ describe('quote and run (spec §4.3, §4.4)', () => {
     });
     expect(get(run, 'responses', '200', 'headers', 'Idempotent-Replayed', 'required')).toBeUndefined();
     expect(codes(run)).toEqual(
-      ['200', '202', '400', '401', '402', '403', '404', '409', '413', '415', '422', '500', '503'].sort(),
+      [
+        '200',
+        '202',
+        '400',
+        '401',
+        '402',
+        '403',
+        '404',
+        '409',
+        '413',
+        '415',
+        '422',
+        '429',
+        '500',
+        '503',
+      ].sort(),
     );
     expect(bodyRef(run, '402')).toBe('#/components/schemas/ErrorResponse');
     expect(get(run, 'responses', '402', 'description')).toEqual(expect.stringContaining('spend cap'));
@@ -100,7 +116,7 @@ describe('cancel and receipt (spec §4.10, §4.11)', () => {
     expect(bodyRef(cancel, '200')).toBe('#/components/schemas/RunStatusResponse');
     expect(bodyRef(cancel, '202')).toBe('#/components/schemas/RunStatusResponse');
     expect(get(cancel, 'responses', '202', 'headers', 'Location', 'required')).toBe(true);
-    expect(codes(cancel)).toEqual(['200', '202', '401', '403', '404', '409', '422', '500', '503']);
+    expect(codes(cancel)).toEqual(['200', '202', '401', '403', '404', '409', '422', '429', '500', '503']);
     expect(get(cancel, 'responses', '409', 'description')).toEqual(
       expect.stringContaining('already finished'),
     );
@@ -112,7 +128,7 @@ describe('cancel and receipt (spec §4.10, §4.11)', () => {
     expect(receipt['x-required-scopes']).toEqual(['billing:read']);
     expect(params(receipt)).toEqual(['path:run_id']);
     expect(bodyRef(receipt, '200')).toBe('#/components/schemas/RunReceiptResponse');
-    expect(codes(receipt)).toEqual(['200', '401', '403', '404', '422', '500', '503']);
+    expect(codes(receipt)).toEqual(['200', '401', '403', '404', '422', '429', '500', '503']);
     const schema = obj(doc, 'components', 'schemas', 'RunReceiptResponse');
     expect(get(schema, 'properties', 'run', '$ref')).toBe('#/components/schemas/RunRecord');
     expect(get(schema, 'properties', 'ledger', '$ref')).toBe('#/components/schemas/RunLedger');
@@ -133,7 +149,7 @@ describe('account statements (spec §4.13, §4.14)', () => {
     const from = arr(statement, 'parameters').find((p) => get(p, 'name') === 'from');
     expect(get(from, 'schema')).toMatchObject({ type: 'string', format: 'date-time' });
     expect(bodyRef(statement, '200')).toBe('#/components/schemas/UsageStatementResponse');
-    expect(codes(statement)).toEqual(['200', '401', '403', '422', '500', '503']);
+    expect(codes(statement)).toEqual(['200', '401', '403', '422', '429', '500', '503']);
   });
 
   test('spend diagnostics: billing:read, no parameters, SpendDiagnosticsResponse', () => {
@@ -142,7 +158,7 @@ describe('account statements (spec §4.13, §4.14)', () => {
     expect(diagnostics['x-required-scopes']).toEqual(['billing:read']);
     expect(get(diagnostics, 'parameters')).toBeUndefined();
     expect(bodyRef(diagnostics, '200')).toBe('#/components/schemas/SpendDiagnosticsResponse');
-    expect(codes(diagnostics)).toEqual(['200', '401', '403', '422', '500', '503']);
+    expect(codes(diagnostics)).toEqual(['200', '401', '403', '422', '429', '500', '503']);
     expect(arr(doc, 'components', 'schemas', 'SpendDiagnosticsResponse', 'required').sort()).toEqual(
       [
         'ok',

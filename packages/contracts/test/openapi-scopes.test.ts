@@ -79,6 +79,7 @@ describe('OpenAPI scopes', () => {
       method: 'post',
       path: '/api/example-upload',
       operationId: 'exampleUpload',
+      rateLimit: 'transfers',
       summary: 'Example',
       tags: ['example'],
       auth: { kind: 'key', scopes: ['uploads:write', 'billing:read'] },

@@ -36,7 +36,7 @@ describe('upload operations (spec §4.6, §4.7)', () => {
     expect(bodyRef(session, '201')).toBe('#/components/schemas/UploadSessionResponse');
     expect(get(session, 'responses', '201', 'headers', 'Location', 'required')).toBe(true);
     expect(codes(session)).toEqual(
-      ['201', '400', '401', '403', '404', '409', '413', '415', '422', '500', '503'].sort(),
+      ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503'].sort(),
     );
   });
 
@@ -56,11 +56,16 @@ describe('upload operations (spec §4.6, §4.7)', () => {
     expect(get(put, 'requestBody', 'content')).toEqual({ 'application/octet-stream': {}, '*/*': {} });
     expect(String(get(put, 'requestBody', 'description'))).toContain('Content-Type');
     expect(bodyRef(put, '200')).toBe('#/components/schemas/UploadResponse');
-    expect(codes(put)).toEqual(['200', '401', '409', '413', '415', '422', '500', '503']);
+    expect(codes(put)).toEqual(['200', '401', '408', '409', '413', '415', '422', '429', '500', '503']);
     expect(String(get(put, 'responses', '401', 'description'))).toContain(
       'API key instead of the upload token',
     );
     expect(String(get(put, 'responses', '415', 'description'))).toContain('declared');
+    // The PUT deadline and the idle cut (issue 13, finding 6) answer 408 in our error shape.
+    expect(String(get(put, 'responses', '408', 'description'))).toMatch(/no progress.*same token/s);
+    expect(get(put, 'responses', '408', 'content', 'application/json', 'schema')).toEqual({
+      $ref: '#/components/schemas/ErrorResponse',
+    });
   });
 
   test('GET upload: uploads:write, UploadResponse, 404 for uploads the caller cannot see', () => {
@@ -68,7 +73,7 @@ describe('upload operations (spec §4.6, §4.7)', () => {
     expect(read.operationId).toBe('getUpload');
     expect(read['x-required-scopes']).toEqual(['uploads:write']);
     expect(bodyRef(read, '200')).toBe('#/components/schemas/UploadResponse');
-    expect(codes(read)).toEqual(['200', '401', '403', '404', '422', '500', '503']);
+    expect(codes(read)).toEqual(['200', '401', '403', '404', '422', '429', '500', '503']);
   });
 
   test('the upload record is a component without the token', () => {
@@ -100,7 +105,7 @@ describe('artifact operations (spec §4.9, rule 5)', () => {
         '$ref',
       ),
     ).toBe('#/components/schemas/Artifact');
-    expect(codes(list)).toEqual(['200', '401', '403', '404', '422', '500', '503']);
+    expect(codes(list)).toEqual(['200', '401', '403', '404', '422', '429', '500', '503']);
   });
 
   test('download: artifacts:read, expires and signature in the query, binary 200 with its headers', () => {
@@ -121,9 +126,11 @@ describe('artifact operations (spec §4.9, rule 5)', () => {
         'ETag',
         'X-Checksum-Sha256',
         'X-Content-Type-Options',
+        'RateLimit',
+        'RateLimit-Policy',
       ].sort(),
     );
-    expect(codes(download)).toEqual(['200', '401', '403', '404', '422', '500', '503']);
+    expect(codes(download)).toEqual(['200', '401', '403', '404', '422', '429', '500', '503']);
     expect(String(get(download, 'responses', '403', 'description'))).toContain('expired');
   });
 

@@ -142,7 +142,22 @@ describe('buildOpenApiDocument', () => {
   test('crt run answers: 200 either response shape, 202 the run status, 502 when providers fail', () => {
     const run = operation('/api/capabilities/crt/run', 'post');
     expect(responseCodes('/api/capabilities/crt/run', 'post').sort()).toEqual(
-      ['200', '202', '400', '401', '403', '409', '413', '415', '422', '500', '502', '503'].sort(),
+      [
+        '200',
+        '202',
+        '400',
+        '401',
+        '403',
+        '404',
+        '409',
+        '413',
+        '415',
+        '422',
+        '429',
+        '500',
+        '502',
+        '503',
+      ].sort(),
     );
     expect(get(run, 'responses', '200', 'content', 'application/json', 'schema', 'anyOf')).toEqual([
       { $ref: '#/components/schemas/CrtCompletedRunResponse' },
@@ -177,7 +192,7 @@ describe('buildOpenApiDocument', () => {
       }),
     ]);
     expect(responseCodes('/api/capability-runs/{run_id}').sort()).toEqual(
-      ['200', '401', '403', '404', '422', '500', '503'].sort(),
+      ['200', '401', '403', '404', '422', '429', '500', '503'].sort(),
     );
     expect(get(status, 'responses', '200', 'content', 'application/json', 'schema', '$ref')).toBe(
       '#/components/schemas/RunStatusResponse',
@@ -327,6 +342,7 @@ describe('buildOpenApiDocument', () => {
       method: 'post',
       path: '/api/example',
       operationId: 'example',
+      rateLimit: 'runs',
       summary: 'Example',
       tags: ['example'],
       auth: { kind: 'key', scopes: ['capabilities:run'] },
@@ -337,6 +353,14 @@ describe('buildOpenApiDocument', () => {
     const extended = asJson(buildOpenApiDocument([...apiOperations, extra]));
     expect(get(extended, 'paths', '/api/example', 'post', 'x-required-scopes')).toEqual(['capabilities:run']);
     expect(get(extended, 'paths', '/api/example', 'post', 'requestBody', 'required')).toBe(true);
+    // Rate limits (issue 13): the declared budget, and the 429 every limited operation may answer.
+    expect(get(extended, 'paths', '/api/example', 'post', 'x-rate-limit-budget')).toBe('runs');
+    expect(
+      get(extended, 'paths', '/api/example', 'post', 'responses', '429', 'headers', 'Retry-After'),
+    ).toBeDefined();
+    expect(() => buildOpenApiDocument([...apiOperations, { ...extra, rateLimit: undefined }])).toThrow(
+      'POST /api/example declares no rate-limit budget',
+    );
     expect((await validateOpenApiDocument(extended)).valid).toBe(true);
     const first = apiOperations[0];
     if (!first) throw new Error('no operations');

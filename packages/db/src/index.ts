@@ -1,5 +1,5 @@
 // @svc/db: Prisma schema, generated client, offline migrations (docs/architecture.md, docs/db.md).
-export type { PrismaClientOptions } from './client';
+export type { ConnectionErrorLogger, PrismaClientOptions } from './client';
 export { createPrismaClient } from './client';
 export { databaseName } from './connection';
 export { dropDatabase, ensureDatabaseExists } from './database';

@@ -6,8 +6,10 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Registry } from 'prom-client';
 import type { ReadinessCheckFn } from './checks';
 import type { Closable } from './closable';
+import { answerClientErrors } from './http-client-errors';
 import { createMetricsRegistry } from './metrics';
 import { DEFAULT_CHECK_TIMEOUT_MS, runReadinessChecks } from './readiness';
+import { type ReadinessPresence, startReadinessHeartbeat } from './readiness-heartbeat';
 
 export interface HealthServerOptions {
   service: string;
@@ -22,6 +24,11 @@ export interface HealthServerOptions {
   registry?: Registry;
   /** ms: a check that has not answered by then counts as failed. Default 1_000. */
   checkTimeoutMs?: number;
+  /**
+   * Where to report this instance's readiness (the checks above) every few seconds, so the
+   * gateway's /readyz shows whether the service is up: `servicePresence(bus, service)`.
+   */
+  presence?: ReadinessPresence;
 }
 
 export interface HealthServer extends Closable {
@@ -76,13 +83,27 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   const server = await listen(app, options.port, options.host);
   const port = boundPort(server);
   logger.info({ port }, 'listening');
+  const heartbeat =
+    options.presence === undefined
+      ? undefined
+      : await startReadinessHeartbeat({
+          service,
+          checks: options.checks,
+          checkTimeoutMs,
+          presence: options.presence,
+          logger,
+        });
 
   return {
     name: `${service} health server`,
     port,
     url: `http://127.0.0.1:${port}`,
     registry,
-    close: () => closeServer(server),
+    // Withdrawn first: the platform stops counting on this instance before it stops answering.
+    close: async () => {
+      await heartbeat?.stop();
+      await closeServer(server);
+    },
   };
 }
 
@@ -96,6 +117,8 @@ function listen(app: express.Express, port: number, host: string | undefined): P
     // Express 5 hands a listen error (EADDRINUSE, …) to this callback.
     const done = (err?: Error) => (err ? reject(err) : resolve(server));
     const server = host === undefined ? app.listen(port, done) : app.listen(port, host, done);
+    // Parser refusals answered as `{ok:false, error}`, as on every HTTP server (http-client-errors.ts).
+    answerClientErrors(server);
   });
 }
 

@@ -2,6 +2,7 @@ export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 export { type Pingable, prismaCheck, type RawQueryable, type ReadinessCheckFn, redisCheck } from './checks';
 export type { Closable } from './closable';
 export { type HealthServer, type HealthServerOptions, startHealthServer } from './health-server';
+export { answerClientErrors } from './http-client-errors';
 export {
   closeInReverse,
   DEFAULT_SHUTDOWN_TIMEOUT_MS,
@@ -10,5 +11,17 @@ export {
 } from './lifecycle';
 export { type HttpServerHandle, type ListenHttpOptions, listenHttp } from './listen-http';
 export { createMetricsRegistry } from './metrics';
-export { DEFAULT_CHECK_TIMEOUT_MS, readinessReporter, runReadinessChecks } from './readiness';
+export {
+  type BackingServicesReader,
+  DEFAULT_CHECK_TIMEOUT_MS,
+  type ReadinessReporterOptions,
+  readinessReporter,
+  runReadinessChecks,
+} from './readiness';
+export {
+  type ReadinessHeartbeat,
+  type ReadinessHeartbeatOptions,
+  type ReadinessPresence,
+  startReadinessHeartbeat,
+} from './readiness-heartbeat';
 export { runService } from './run-service';

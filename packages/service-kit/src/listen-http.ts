@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Closable } from './closable';
+import { answerClientErrors } from './http-client-errors';
 
 export interface HttpServerHandle extends Closable {
   readonly port: number;
@@ -52,6 +53,8 @@ export function listenHttp(app: Express, options: ListenHttpOptions): Promise<Ht
       });
     });
     server.requestTimeout = options.requestTimeoutMs;
+    // Parser refusals (bad framing, a 100 KB URL, timeouts) answered as `{ok:false, error}`.
+    answerClientErrors(server);
   });
 }
 

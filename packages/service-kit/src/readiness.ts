@@ -1,4 +1,4 @@
-import type { ReadinessCheck, ReadinessResponse } from '@svc/contracts';
+import type { ReadinessCheck, ReadinessResponse, ServiceReadiness } from '@svc/contracts';
 import { scrubSecrets } from '@svc/log';
 import type { ReadinessCheckFn } from './checks';
 
@@ -10,12 +10,25 @@ export const DEFAULT_CHECK_TIMEOUT_MS = 1_000;
 /** characters: readiness errors are one short line (they may be shown on dashboards). */
 const MAX_ERROR_LENGTH = 200;
 
-/** Runs every check at once, each bounded by `timeoutMs`: the body of every /readyz. */
+/** Reads the readiness of the services behind this one (the gateway's; see @svc/bus service-presence). */
+export type BackingServicesReader = () => Promise<Record<string, ServiceReadiness>>;
+
+/**
+ * Runs every check at once, each bounded by `timeoutMs`: the body of every /readyz. With
+ * `backingServices`, also reports those (read in parallel, bounded the same way): they are shown
+ * in `services` and do not change `ok`, which is about this process alone. A failed read leaves
+ * `services` out (Redis is down: the `redis` check says so).
+ */
 export async function runReadinessChecks(
   service: string,
   checks: Record<string, ReadinessCheckFn>,
   timeoutMs: number,
+  backingServices?: BackingServicesReader,
 ): Promise<ReadinessResponse> {
+  const services =
+    backingServices === undefined
+      ? Promise.resolve(undefined)
+      : withTimeout(backingServices(), timeoutMs).catch(() => undefined);
   const entries = await Promise.all(
     Object.entries(checks).map(async ([name, check]): Promise<[string, ReadinessCheck]> => {
       try {
@@ -27,7 +40,13 @@ export async function runReadinessChecks(
     }),
   );
   const results = Object.fromEntries(entries);
-  return { ok: entries.every(([, result]) => result.ok), service, checks: results };
+  const report: ReadinessResponse = {
+    ok: entries.every(([, result]) => result.ok),
+    service,
+    checks: results,
+  };
+  const backing = await services;
+  return backing === undefined ? report : { ...report, services: backing };
 }
 
 async function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
@@ -52,11 +71,19 @@ function shortReason(err: unknown): string {
   return line.length > MAX_ERROR_LENGTH ? `${line.slice(0, MAX_ERROR_LENGTH)}…` : line;
 }
 
+export interface ReadinessReporterOptions {
+  /** ms: a check (or the read of `backingServices`) still unanswered by then has failed. */
+  timeoutMs?: number;
+  /** The services this one fronts, reported in `services` (the gateway's public /readyz). */
+  backingServices?: BackingServicesReader;
+}
+
 /** `runReadinessChecks` bound to one service's checks (the gateway serves it on its public port). */
 export function readinessReporter(
   service: string,
   checks: Record<string, ReadinessCheckFn>,
-  timeoutMs = DEFAULT_CHECK_TIMEOUT_MS,
+  options: ReadinessReporterOptions = {},
 ): () => Promise<ReadinessResponse> {
-  return () => runReadinessChecks(service, checks, timeoutMs);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS;
+  return () => runReadinessChecks(service, checks, timeoutMs, options.backingServices);
 }

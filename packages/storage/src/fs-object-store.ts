@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertObjectKey, InvalidObjectKeyError } from './object-key';
 import { ObjectNotFoundError, type ObjectStore, type PutOptions } from './object-store';
+import { holdStreamErrors } from './stream-errors';
 
 /** Directory under the root for files being written; the rename out of it is what makes a put atomic. */
 export const FS_TEMP_DIR = '.tmp';
@@ -82,6 +83,8 @@ export class FsObjectStore implements ObjectStore {
   }
 
   async put(key: string, body: Readable, _options: PutOptions): Promise<void> {
+    // The body may fail while mkdir runs, before pipeline listens to it.
+    holdStreamErrors(body);
     let target: string;
     try {
       target = this.#pathOf(key);

@@ -31,3 +31,4 @@ export {
   storageEnv,
   storageEnvProblems,
 } from './storage-env';
+export { holdStreamErrors } from './stream-errors';

@@ -1,6 +1,7 @@
 import { pipeline, type Readable } from 'node:stream';
 import { type MeasureStreamOptions, measureStream } from './measure-stream';
 import type { ObjectStore } from './object-store';
+import { holdStreamErrors } from './stream-errors';
 
 export interface PutMeasuredOptions extends MeasureStreamOptions {
   contentType: string;
@@ -30,6 +31,8 @@ export async function putMeasured(
   // error through `measure`, and the source stops being read when a size or head check fails. Its
   // callback has nothing to add: store.put below rejects with the same error.
   pipeline(source, measure, () => {});
+  // The store may wait (mkdir) before reading `measure`; pipeline's own listener goes once it ends.
+  holdStreamErrors(measure);
   const sizeHint = measureOptions.exactBytes;
   try {
     await store.put(

@@ -4,6 +4,7 @@ import { Client } from 'minio';
 import { assertObjectKey } from './object-key';
 import { ObjectNotFoundError, type ObjectStore, type PutOptions } from './object-store';
 import { readParts } from './s3-parts';
+import { holdStreamErrors } from './stream-errors';
 
 /** bytes: S3's smallest part of a multipart upload (all but the last). */
 export const S3_MIN_PART_BYTES = 5 * 1024 * 1024;
@@ -104,6 +105,9 @@ export class S3ObjectStore implements ObjectStore {
 
   /** `options.sizeBytes` is not needed: the body is cut into parts whatever its size. */
   async put(key: string, body: Readable, options: PutOptions): Promise<void> {
+    // readParts listens from its first next(), which runs at once today; the guard keeps a body
+    // failing at any moment after the hand-over from ever being an uncaught 'error' event.
+    holdStreamErrors(body);
     const headers = { 'Content-Type': options.contentType };
     let uploadId: string | undefined;
     const parts = readParts(body, this.#partSize);

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { loadEnv } from '@svc/config';
 import { startS3rver } from '@svc/testkit';
 import { z } from 'zod';
@@ -159,6 +159,27 @@ describe.each([
       .catch((e: unknown) => e);
     expect(err).toBe(broken);
     expect(await store.stat('uploads/direct-fail')).toBeNull();
+    expect(await harness.leftovers()).toEqual([]);
+  });
+
+  // Issue 13, finding 1: a request body the client abandons before the store starts reading it (fs
+  // makes its directory first) must fail the put, never surface as an uncaught 'error' event.
+  it.each([
+    ['put', (key: string, body: Readable) => store.put(key, body, { contentType: 'text/csv' })],
+    [
+      'putMeasured',
+      (key: string, body: Readable) =>
+        putMeasured(store, key, body, { contentType: 'text/csv', maxBytes: 1000, exactBytes: 1000 }),
+    ],
+  ])('%s: a body that fails before the store reads it rejects with its error', async (_name, put) => {
+    const key = `uploads/abandoned-${_name}`;
+    const hungUp = new Error('client hung up before the store read a byte');
+    const body = new PassThrough();
+    body.write('name,city\n');
+    const putting = put(key, body);
+    body.destroy(hungUp);
+    await expect(putting).rejects.toBe(hungUp);
+    expect(await store.stat(key)).toBeNull();
     expect(await harness.leftovers()).toEqual([]);
   });
 

@@ -28,6 +28,7 @@ export {
 } from './fake-ct-providers';
 export { type FetchResult, type StackFetchInit, sleep } from './http';
 export { countKeysWithPrefix, deleteKeysWithPrefix, scanKeysWithPrefix } from './redis-cleanup';
+export { type DumpedKey, dumpKeysWithPrefix } from './redis-dump';
 export {
   type S3rverEnv,
   type S3rverRequest,
@@ -37,5 +38,12 @@ export {
 } from './s3rver';
 export { type StackReplica, type StartTestStackOptions, startTestStack, type TestStack } from './stack';
 export { insertSyntheticCapabilities } from './synthetic-catalog';
-export { createTestBus, type TestBus, testRedisUrl } from './test-bus';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy';
+export {
+  createTestBus,
+  type TestBus,
+  testBusEncryptionKeys,
+  testBusEncryptionKeyText,
+  testRedisUrl,
+} from './test-bus';
 export { createTestDatabase, type TestDatabase, testAdminUrl } from './test-database';

@@ -5,8 +5,11 @@ import { join } from 'node:path';
 import { findWorkspaceRoot, freePort, portEnv, type ServiceName, type ServicePorts } from '@svc/devstack';
 import { type CreateApiKeyOptions, createTestApiKey, type TestApiKey } from './api-keys';
 import { ChildService, describeExit } from './child-service';
+import { type DatabaseLinks, startDatabaseLinks } from './database-links';
 import { type FetchResult, fetchFull, type StackFetchInit } from './http';
 import { deleteKeysWithPrefix } from './redis-cleanup';
+import type { TcpProxy } from './tcp-proxy';
+import { testBusEncryptionKeys, testBusEncryptionKeyText } from './test-bus';
 import { createTestDatabase, type TestDatabase } from './test-database';
 
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -22,6 +25,11 @@ export interface StartTestStackOptions {
   env?: Record<string, string>;
   /** Do not print the output of crashed services at close() (for tests that crash them on purpose). */
   quiet?: boolean;
+  /**
+   * Services that reach PostgreSQL through a TCP proxy of their own, which `databaseLink(name)`
+   * can cut: a database outage for those services only (database-links.ts).
+   */
+  databaseProxyFor?: readonly ServiceName[];
   /** ms until a service must answer /healthz and /readyz (default 30 000). */
   startTimeoutMs?: number;
   /** ms between SIGTERM and SIGKILL in stop() and close() (default 15 000). */
@@ -54,6 +62,8 @@ export interface TestStack {
   readonly redisUrl: string;
   /** The stack's BUS_PREFIX (`t<random>`): every Redis key of its services starts with `<prefix>:`. */
   readonly prefix: string;
+  /** The keys of its services' BUS_ENCRYPTION_KEY: a test's own bus on `prefix` passes them to createBus. */
+  readonly busEncryptionKeys: readonly Uint8Array[];
   /** STORAGE_DIR of the stack's fs object store (a temp dir, removed by close()). */
   readonly storageDir: string;
   /** Base URL of a service's health server (HEALTH_PORT): /healthz, /readyz, /metrics. */
@@ -62,6 +72,8 @@ export interface TestStack {
   pid(name: ServiceName): number | undefined;
   /** All stdout+stderr of a service so far (across restarts), as one string. */
   logs(name: ServiceName): string;
+  /** The database proxy of a service listed in `databaseProxyFor` (cut() = its PostgreSQL is down). */
+  databaseLink(name: ServiceName): TcpProxy;
   /** Sends a signal (default SIGKILL) and waits for the exit. */
   kill(name: ServiceName, signal?: NodeJS.Signals): Promise<void>;
   /** SIGTERM, wait (SIGKILL after the stop timeout); the exit code (null when ended by a signal). */
@@ -94,6 +106,7 @@ class Stack implements TestStack {
   private closing: Promise<void> | undefined;
   /** Extra processes from startReplica(), stopped with the other non-gateway services. */
   private readonly replicas: ChildService[] = [];
+  readonly busEncryptionKeys = testBusEncryptionKeys();
 
   constructor(
     private readonly database: TestDatabase,
@@ -104,6 +117,7 @@ class Stack implements TestStack {
     private readonly options: StartTestStackOptions,
     /** The fs adapter's root for this stack (STORAGE_DIR): tests may look inside; removed by close(). */
     readonly storageDir: string,
+    private readonly databaseLinks: DatabaseLinks,
   ) {
     this.gatewayUrl = `http://127.0.0.1:${ports.get('gateway')?.port ?? 0}`;
     this.databaseUrl = database.url;
@@ -133,6 +147,12 @@ class Stack implements TestStack {
       const messages = failures.map((err) => (err instanceof Error ? err.message : String(err)));
       throw new Error(`test stack did not start:\n${messages.join('\n\n')}${this.crashReport()}`);
     }
+  }
+
+  databaseLink(name: ServiceName): TcpProxy {
+    const link = this.databaseLinks.get(name);
+    if (link === undefined) throw new Error(`${name} was not started with a database proxy`);
+    return link.proxy;
   }
 
   healthUrl(name: ServiceName): string {
@@ -252,6 +272,7 @@ class Stack implements TestStack {
       settle(this.database.drop()),
       settle(deleteKeysWithPrefix(this.redisUrl, this.prefix)),
       settle(rm(this.storageDir, { recursive: true, force: true })),
+      ...[...this.databaseLinks.values()].map((link) => settle(link.proxy.close())),
     ]);
     if (report !== '' && printCrashes) {
       process.stderr.write(`[testkit] services crashed during the test:${report}\n`);
@@ -281,11 +302,14 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
   const uploadsDataPort = free.pop() ?? 0;
   // Object storage of the stack (fs adapter unless options.env says s3), removed by close().
   const storageDir = await mkdtemp(join(tmpdir(), 'svc-objects-'));
+  const databaseLinks = await startDatabaseLinks(options.databaseProxyFor ?? [], database.url);
   const shared: Record<string, string> = {
     STORAGE_DRIVER: 'fs',
     STORAGE_DIR: storageDir,
     UPLOADS_URL: `http://127.0.0.1:${uploadsDataPort}`,
     ARTIFACT_LINK_SECRET: randomBytes(32).toString('base64url'),
+    // Seals everything the bus writes to Redis; the same key as this process's test buses.
+    BUS_ENCRYPTION_KEY: testBusEncryptionKeyText(),
   };
   for (const name of names) {
     const servicePorts: ServicePorts = { healthPort: free.pop() ?? 0 };
@@ -294,11 +318,14 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
     ports.set(name, servicePorts);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      DATABASE_URL: database.url,
+      DATABASE_URL: databaseLinks.get(name)?.url ?? database.url,
       REDIS_URL: redisUrl,
       BUS_PREFIX: prefix,
       LOG_LEVEL: 'info',
       RPC_TIMEOUT_MS: '3000', // ms, the services' own default, stated so tests can rely on it
+      // Suites send bursts from one key and one address: the gateway's rate limits scaled out of
+      // their way (the limiter still runs). The rate-limit suite sets realistic values.
+      RATE_LIMIT_MULTIPLIER: '1000',
       ...shared,
       ...portEnv(servicePorts),
       ...options.env,
@@ -306,7 +333,7 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
     services.set(name, new ChildService({ name, rootDir, env, ports: servicePorts }));
   }
 
-  const stack = new Stack(database, redisUrl, prefix, services, ports, options, storageDir);
+  const stack = new Stack(database, redisUrl, prefix, services, ports, options, storageDir, databaseLinks);
   try {
     await stack.startAll(names);
   } catch (err) {

@@ -5,6 +5,23 @@ import { deleteKeysWithPrefix } from './redis-cleanup';
 
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
+/**
+ * The bus encryption key of this test process (32 random bytes, made once): every test stack passes
+ * it to its services as BUS_ENCRYPTION_KEY and every test bus seals with it, so a suite's own bus
+ * reads and writes what the stack's processes do.
+ */
+const TEST_BUS_KEY = randomBytes(32);
+
+/** The keys a test's own bus must use to talk to a test stack (`createBus({ encryptionKeys })`). */
+export function testBusEncryptionKeys(): readonly Uint8Array[] {
+  return [TEST_BUS_KEY];
+}
+
+/** BUS_ENCRYPTION_KEY as the stack passes it to services (base64). */
+export function testBusEncryptionKeyText(): string {
+  return TEST_BUS_KEY.toString('base64');
+}
+
 /** The Redis integration suites use (set by jest/integration-setup.ts). */
 export function testRedisUrl(): string {
   return process.env.TEST_REDIS_URL ?? DEFAULT_REDIS_URL;
@@ -25,6 +42,7 @@ export function createTestBus(label = 't'): TestBus {
     redisUrl,
     prefix,
     logger: createLogger({ service: `test-${label}`, level: 'silent' }),
+    encryptionKeys: testBusEncryptionKeys(),
   });
   return {
     bus,

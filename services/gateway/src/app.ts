@@ -14,7 +14,9 @@ import { observeRequests, type RequestObserver } from './middleware/metrics';
 import { notFound } from './middleware/not-found';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
+import { safeRequestTarget } from './middleware/safe-input';
 import { createJsonBody } from './middleware/validate';
+import type { GatewayRateLimiter } from './rate-limit/rate-limiter';
 import { accountRouter, type WalletReader } from './routes/account';
 import { artifactDownloadRouter, runArtifactsRouter } from './routes/artifacts';
 import { type CatalogReader, capabilitiesRouter } from './routes/capabilities';
@@ -82,6 +84,8 @@ export interface AppDeps {
   readonly mcpAllowedOrigins?: readonly string[] | undefined;
   /** MCP_RUN_WAIT_MS: ms svc_tool_run waits for a run (default 25,000; decisions M5). */
   readonly mcpRunWaitMs?: number;
+  /** Rate limits (README "Rate limits"; main.ts builds it over Redis); omitted: none (tests). */
+  readonly rateLimiter?: GatewayRateLimiter;
   /** More mounts after the built-in ones (tests use it for a JSON-body route; none in production yet). */
   readonly extraRoutes?: (kit: RouteKit) => readonly RouteMount[];
 }
@@ -98,7 +102,10 @@ export const SERVICE_NAME = 'gateway';
 export function createApp(deps: AppDeps): Express {
   const jsonBodyLimit = deps.jsonBodyLimit ?? DEFAULT_JSON_BODY_LIMIT;
   const kit: RouteKit = {
-    requireAuth: createRequireAuth(deps.keys),
+    // Spends the per-key rate-limit budget once the key is verified (rate-limit/rate-limiter.ts).
+    requireAuth: deps.rateLimiter
+      ? deps.rateLimiter.guardAuth(createRequireAuth(deps.keys))
+      : createRequireAuth(deps.keys),
     jsonBody: createJsonBody(jsonBodyLimit),
     publicBaseUrl: createPublicBaseUrl(deps.publicBaseUrl),
   };
@@ -110,6 +117,10 @@ export function createApp(deps: AppDeps): Express {
   if (deps.observeRequest) app.use(observeRequests(deps.observeRequest));
   app.use(requestLog(deps.logger));
   app.use(helmet());
+  // Before anything that does work for the request: classify it, spend per-address budgets here.
+  if (deps.rateLimiter) app.use(deps.rateLimiter.classify);
+  // Path, query and headers before any router (422: NUL, unpaired surrogates; safe-input.ts).
+  app.use(safeRequestTarget);
 
   const mounts: RouteMount[] = [
     {
@@ -148,6 +159,7 @@ export function createApp(deps: AppDeps): Express {
         allowedHosts: deps.mcpAllowedHosts,
         allowedOrigins: deps.mcpAllowedOrigins,
         publicBaseUrl: deps.publicBaseUrl,
+        rateLimiter: deps.rateLimiter,
         services: {
           catalog: deps.catalog,
           wallet: deps.wallet,

@@ -1,7 +1,10 @@
 import { ConfigError, loadEnv } from '@svc/config';
 import { GatewayEnv } from './env';
 
-const required = { DATABASE_URL: 'postgres://gateway@127.0.0.1:5432/svc' };
+const required = {
+  DATABASE_URL: 'postgres://gateway@127.0.0.1:5432/svc',
+  BUS_ENCRYPTION_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=', // 32 bytes, base64
+};
 
 describe('GatewayEnv', () => {
   it('applies the documented defaults', () => {

@@ -1,5 +1,6 @@
 import {
   baseEnv,
+  busEncryptionEnv,
   databaseEnv,
   durationMs,
   type EnvSource,
@@ -36,6 +37,20 @@ const TrustProxy = z
     return text;
   })
   .default(false);
+
+/**
+ * RATE_LIMIT_MULTIPLIER: scales every default rate-limit budget (README "Rate limits"), e.g. 1000
+ * for load tests on one machine, where every request comes from one key and one address; the
+ * limiter still runs. A positive decimal; operator overrides (`pnpm admin set-rate-limit`) are not
+ * scaled.
+ */
+const RateLimitMultiplier = z
+  .string()
+  .trim()
+  .regex(/^\d+(?:\.\d+)?$/, 'must be a positive number such as 1, 0.5 or 1000')
+  .transform(Number)
+  .refine((value) => value > 0 && value <= 1_000_000, 'must be greater than 0 and at most 1000000')
+  .default(1);
 
 /** A body-parser size: bytes, or a number with b/kb/mb (e.g. "1mb", "512kb"). Above 100 MB is a typo. */
 const BodyLimit = z
@@ -115,6 +130,8 @@ export const GatewayEnv = z.object({
   ...baseEnv,
   ...databaseEnv, // the `auth` schema (API keys); no other service's tables
   ...redisEnv, // REDIS_URL, BUS_PREFIX, RPC_TIMEOUT_MS (ms, default 3_000)
+  // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (job payloads, RPC, events).
+  ...busEncryptionEnv,
   // The public API, /healthz, /readyz and /openapi.json.
   PORT: port(8080),
   // HEALTH_PORT 9080: /metrics (and internal /healthz, /readyz) for the scraper, kept off the
@@ -148,6 +165,7 @@ export const GatewayEnv = z.object({
   // ms: how long svc_tool_run waits for a run (a crt run always; any run when the client asked
   // for progress) before answering with its status; under the MCP SDK client's 60 s request timeout.
   MCP_RUN_WAIT_MS: durationMs(DEFAULT_MCP_RUN_WAIT_MS),
+  RATE_LIMIT_MULTIPLIER: RateLimitMultiplier,
 });
 export type GatewayEnv = z.output<typeof GatewayEnv>;
 

@@ -8,6 +8,11 @@ export interface AuthContext {
   readonly clientName: string;
   readonly keyId: string;
   readonly scopes: readonly Scope[];
+  /**
+   * The client's operator overrides of its rate-limit budgets (auth.clients.rate_limits, read with
+   * the key), unparsed: the rate limiter validates them (rate-limit/budgets.ts).
+   */
+  readonly rateLimits?: unknown;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { ApiKeyStore } from '@svc/auth';
-import { createBus, createRpcClient, subscribeEvents } from '@svc/bus';
+import { createBus, createRpcClient, RPC_SERVICES, readServiceReadiness, subscribeEvents } from '@svc/bus';
 import { createPrismaClient } from '@svc/db';
 import { NotFoundError } from '@svc/errors';
 import { createLogger } from '@svc/log';
@@ -19,6 +19,9 @@ import { RunWaiter } from './domain/run-waiter';
 import type { UploadsService } from './domain/uploads-service';
 import { loadGatewayEnv } from './env';
 import { createRequestMetrics } from './metrics';
+import { BudgetPolicies } from './rate-limit/budgets';
+import { RedisBudgetLedger } from './rate-limit/limiter';
+import { GatewayRateLimiter } from './rate-limit/rate-limiter';
 
 // Wiring only (docs/architecture.md "Processes"): env → logger → prisma (auth) → bus → RPC clients →
 // catalog cache + run waiter, one subscription for catalog.changed and run.finished → health server
@@ -27,6 +30,9 @@ import { createRequestMetrics } from './metrics';
 // upload PUT on a link slower than ~7 Mbit/s; this matches the uploads service's UPLOAD_PUT_TIMEOUT_MS
 // default (after which it treats a PUT as stale).
 const REQUEST_TIMEOUT_MS = 600_000;
+
+/** What the public /readyz reports on: every service the gateway calls, and the workers. */
+const BACKING_SERVICES = [...RPC_SERVICES, 'worker'];
 
 const env = loadGatewayEnv();
 const logger = createLogger({ service: SERVICE_NAME, level: env.LOG_LEVEL });
@@ -53,9 +59,19 @@ runService({
     // 202), public HTTP (stop accepting, finish in-flight), then the health server, the event
     // subscription, the bus, and Prisma last.
     const closables: Closable[] = [];
-    const prisma = createPrismaClient(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
+    const prisma = createPrismaClient(env.DATABASE_URL, {
+      max: env.DATABASE_POOL_MAX,
+      // pg_stat_activity names the holder; lost connections are logged, never fatal (@svc/db pool.ts).
+      applicationName: SERVICE_NAME,
+      logger,
+    });
     closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
-    const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
+    const bus = createBus({
+      redisUrl: env.REDIS_URL,
+      prefix: env.BUS_PREFIX,
+      logger,
+      encryptionKeys: env.BUS_ENCRYPTION_KEY,
+    });
     closables.push({ name: 'bus', close: () => bus.close() });
 
     const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
@@ -128,13 +144,22 @@ runService({
       publicBaseUrl: env.PUBLIC_BASE_URL,
       runWaiter,
       crtRunWaitMs: env.CRT_RUN_WAIT_MS,
-      readiness: readinessReporter(SERVICE_NAME, checks),
+      // Ready on its own checks; the services behind it are reported, not required (issue 13: one
+      // service down must not take the gateway out of a load balancer's rotation).
+      readiness: readinessReporter(SERVICE_NAME, checks, {
+        backingServices: () => readServiceReadiness(bus, BACKING_SERVICES),
+      }),
       observeRequest: createRequestMetrics(health.registry),
       jsonBodyLimit: env.JSON_BODY_LIMIT,
       trustProxy: env.TRUST_PROXY,
       mcpAllowedHosts: env.MCP_ALLOWED_HOSTS,
       mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS,
       mcpRunWaitMs: env.MCP_RUN_WAIT_MS,
+      // Budgets counted in Redis on the bus's producer connection, shared by every gateway process.
+      rateLimiter: new GatewayRateLimiter(
+        new RedisBudgetLedger({ redis: bus.redis, prefix: env.BUS_PREFIX, logger }),
+        new BudgetPolicies(env.RATE_LIMIT_MULTIPLIER),
+      ),
     });
     // Half the shutdown budget for in-flight requests; the rest for the closables after it.
     const http = await listenHttp(app, {

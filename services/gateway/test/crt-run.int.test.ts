@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { CrtCompletedRunResponse, CrtReplayRunResponse, type Quote, RunStatusResponse } from '@svc/contracts';
 import { exampleComExpectedObservations, type TestApiKey } from '@svc/testkit';
 import { z } from 'zod';
+import { quoteOk } from './quote-first/support';
 import {
   asInstants,
   type CrtStack,
@@ -37,14 +38,18 @@ describe('crt run, end to end', () => {
 
   beforeAll(async () => {
     crt = await startCrtStack({ CRT_CACHE_TTL_MS: '0' });
-    runner = await crt.stack.createApiKey({ scopes: ['capabilities:run'] });
-    other = await crt.stack.createApiKey({ scopes: ['capabilities:run'] });
+    runner = await crt.stack.createApiKey({ scopes: ['capabilities:run', 'capabilities:quote'] });
+    other = await crt.stack.createApiKey({ scopes: ['capabilities:run', 'capabilities:quote'] });
   }, 120_000);
   afterEach(() => crt.fake.reset());
   afterAll(() => crt?.close());
 
   it('completes a run with exactly the spec’s fields, a zero-price quote and the observation rules applied', async () => {
-    const quoteId = randomUUID();
+    // Spec §4 rule 3: quoted just before the run; the quote_id becomes the run id (§2.3).
+    const { quote_id: quoteId } = await quoteOk(crt.stack, runner.apiKey, 'crt', {
+      apex: 'example.com',
+      include_first_seen: true,
+    });
     const result = await postCrtRun(
       crt.stack,
       { input: { apex: 'example.com', include_first_seen: true }, quote_id: quoteId },
@@ -282,26 +287,45 @@ describe('crt run, end to end', () => {
       expect(await crt.prisma.run.count({ where: { idempotencyKey: key } })).toBe(1);
     });
 
-    it('409 for a quote_id that already named a run, from any client', async () => {
-      const quoteId = randomUUID();
+    it('409 to its owner for a quote_id that already named a run', async () => {
+      const { quote_id: quoteId } = await quoteOk(crt.stack, runner.apiKey, 'crt', { apex: 'example.com' });
       const first = await postCrtRun(
         crt.stack,
         { input: { apex: 'example.com' }, quote_id: quoteId },
         { apiKey: runner.apiKey },
       );
       expect(first.status).toBe(200);
-      const message = `quote_id ${quoteId} has already been used for a run; quote again or omit quote_id`;
-      for (const apiKey of [runner.apiKey, other.apiKey]) {
-        const again = await postCrtRun(
-          crt.stack,
-          { input: { apex: 'example.com' }, quote_id: quoteId },
-          { apiKey },
-        );
-        expect(again.status).toBe(409);
-        expect(errorBody(again)).toBe(message);
-      }
+      const again = await postCrtRun(
+        crt.stack,
+        { input: { apex: 'example.com' }, quote_id: quoteId },
+        { apiKey: runner.apiKey },
+      );
+      expect(again.status).toBe(409);
+      expect(errorBody(again)).toBe(
+        `quote_id ${quoteId} has already been used for a run; quote again or omit quote_id`,
+      );
       expect(crt.fake.calls('crt.sh')).toBe(1);
       expect(await crt.prisma.run.count({ where: { id: quoteId } })).toBe(1);
+    });
+
+    it("answers another client's quote_id, run or not, exactly like an unknown one (issue 13, decisions Q7)", async () => {
+      const input = { apex: 'example.com' };
+      const runsOfOther = () => crt.prisma.run.count({ where: { clientId: other.clientId } });
+      const before = await runsOfOther();
+      const used = (await quoteOk(crt.stack, runner.apiKey, 'crt', input)).quote_id;
+      expect((await postCrtRun(crt.stack, { input, quote_id: used }, { apiKey: runner.apiKey })).status).toBe(
+        200,
+      );
+      const unused = (await quoteOk(crt.stack, runner.apiKey, 'crt', input)).quote_id;
+      const answers = [];
+      for (const quoteId of [used, unused, randomUUID()]) {
+        const answer = await postCrtRun(crt.stack, { input, quote_id: quoteId }, { apiKey: other.apiKey });
+        answers.push({ status: answer.status, error: errorBody(answer) === `unknown quote_id: ${quoteId}` });
+      }
+      expect(answers).toEqual(Array(3).fill({ status: 404, error: true }));
+      expect(await runsOfOther()).toBe(before);
+      // Only the owner's own run reached the provider.
+      expect(crt.fake.calls('crt.sh')).toBe(1);
     });
   });
 });

@@ -201,10 +201,13 @@ describe('PUT /api/capability-uploads/{upload_id} (proxied to a fake uploads dat
       'the upstream request was cut',
     );
     expect(app.uploadsData.requests[before]?.ended).toBe(false);
-    // The request log records the abort, without the token.
-    await app.waitForLog(
-      (l) => l.msg === 'request failed with 200' && JSON.stringify(l).includes(created.upload_id),
+    // The request log records the abort (a warning: the client left, nothing of ours failed), without the token.
+    const line = await app.waitForLog(
+      (l) =>
+        l.msg === 'request aborted before the response was complete' &&
+        JSON.stringify(l).includes(created.upload_id),
     );
+    expect(line.level).toBe(40);
     expect(app.rawLogs()).not.toContain(created.upload_token);
   });
 

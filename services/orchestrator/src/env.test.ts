@@ -1,7 +1,10 @@
 import { loadEnv } from '@svc/config';
 import { OrchestratorEnv } from './env';
 
-const REQUIRED = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/svc' };
+const REQUIRED = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/svc',
+  BUS_ENCRYPTION_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=', // 32 bytes, base64
+};
 
 describe('OrchestratorEnv', () => {
   it('defaults the dispatcher to every 5 s and stalled runs to 15 min', () => {

@@ -1,5 +1,6 @@
 import {
   baseEnv,
+  busEncryptionEnv,
   databaseEnv,
   durationMs,
   type EnvSource,
@@ -13,6 +14,8 @@ import { z } from 'zod';
 export const OrchestratorEnv = z.object({
   ...baseEnv,
   ...redisEnv,
+  // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (job payloads, RPC, events).
+  ...busEncryptionEnv,
   ...databaseEnv,
   // HEALTH_PORT (8083: the orchestrator's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
   ...serviceEnv(8083),

@@ -6,7 +6,7 @@
 // (docs/decisions.md C11, L-A..L-D).
 // Wiring only: env → logger → prisma → bus → dispatcher → report consumer → RPC → catalog events →
 // health server.
-import { createBus, createRpcClient, subscribeEvents } from '@svc/bus';
+import { createBus, createRpcClient, servicePresence, subscribeEvents } from '@svc/bus';
 import { createPrismaClient } from '@svc/db';
 import { createLogger } from '@svc/log';
 import { type Closable, prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
@@ -29,9 +29,19 @@ runService({
   // runs), report consumer, dispatcher (its sweep in progress ends), bus, Prisma.
   start: async () => {
     const closables: Closable[] = [];
-    const prisma = createPrismaClient(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
+    const prisma = createPrismaClient(env.DATABASE_URL, {
+      max: env.DATABASE_POOL_MAX,
+      // pg_stat_activity names the holder; lost connections are logged, never fatal (@svc/db pool.ts).
+      applicationName: SERVICE,
+      logger,
+    });
     closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
-    const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
+    const bus = createBus({
+      redisUrl: env.REDIS_URL,
+      prefix: env.BUS_PREFIX,
+      logger,
+      encryptionKeys: env.BUS_ENCRYPTION_KEY,
+    });
     closables.push({ name: 'bus', close: () => bus.close() });
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
     const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
@@ -88,6 +98,7 @@ runService({
       service: SERVICE,
       port: env.HEALTH_PORT,
       checks: { redis: redisCheck(bus.redis), postgres: prismaCheck(prisma) },
+      presence: servicePresence(bus, SERVICE),
       logger,
     });
     closables.push({ name: 'health server', close: () => health.close() });

@@ -23,7 +23,12 @@ describe('dispatcher', () => {
   let deadBus: Bus;
 
   beforeAll(async () => {
-    deadBus = createBus({ redisUrl: await deadRedisUrl(), prefix: h.stack.prefix, logger: h.log.logger });
+    deadBus = createBus({
+      redisUrl: await deadRedisUrl(),
+      prefix: h.stack.prefix,
+      logger: h.log.logger,
+      encryptionKeys: h.stack.busEncryptionKeys,
+    });
   });
 
   afterAll(() => deadBus?.close());

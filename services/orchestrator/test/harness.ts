@@ -26,6 +26,7 @@ import { type Job, Queue, QueueEvents } from 'bullmq';
 import { runJobId } from '../src/domain/dispatch';
 import { consumeRunReports } from '../src/handlers/reports';
 import { type orchestratorHandlers, serveOrchestratorRpc } from '../src/handlers/rpc';
+import { OpenedQueue } from './opened-queue';
 
 /**
  * What the orchestrator suites share: a private stack (fresh migrated database, fresh bus prefix)
@@ -66,13 +67,19 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const stack = await startTestStack({ services: options.services, env: options.env ?? {} });
   const log = memoryLogger('orchestrator-test', 'warn');
   const prisma = createPrismaClient(stack.databaseUrl, { max: 20 });
-  const bus = createBus({ redisUrl: stack.redisUrl, prefix: stack.prefix, logger: log.logger });
+  const bus = createBus({
+    redisUrl: stack.redisUrl,
+    prefix: stack.prefix,
+    logger: log.logger,
+    encryptionKeys: stack.busEncryptionKeys,
+  });
   const connection = { url: stack.redisUrl };
   const queues = new Map<JobName, Queue>();
   const queue = (name: JobName): Queue => {
     let found = queues.get(name);
     if (!found) {
-      found = new Queue(jobQueueName(name), { connection, prefix: stack.prefix });
+      // Payloads are sealed in Redis: this queue shows them opened.
+      found = new OpenedQueue(bus, name, connection);
       queues.set(name, found);
     }
     return found;

@@ -62,12 +62,11 @@ describe('startCrtRun', () => {
     expect(job?.data).toEqual({ run_id: runId, apex: 'example.com', include_first_seen: false, limit: 100 });
   });
 
-  it('makes a supplied quote_id the run id', async () => {
-    const quoteId = randomUUID();
-    const answer = await h.start(randomUUID(), {
-      quote_id: quoteId,
-      input: { apex: 'example.org', limit: 5 },
-    });
+  it('makes a supplied quote_id, quoted first, the run id', async () => {
+    const clientId = randomUUID();
+    const input = { apex: 'example.org', limit: 5 };
+    const { quote_id: quoteId } = await h.quote(clientId, 'crt', input);
+    const answer = await h.start(clientId, { quote_id: quoteId, input });
     expect(answer.run.run_id).toBe(quoteId);
     expect(answer.quote?.quote_id).toBe(quoteId);
     expect((await h.jobOf(quoteId))?.data).toMatchObject({ apex: 'example.org', limit: 5 });
@@ -121,19 +120,37 @@ describe('startCrtRun', () => {
     expect(jobs.filter((job) => job.data.run_id === runId).map((job) => job.id)).toEqual([`run-${runId}`]);
   });
 
-  it('answers 409 to a quote_id already used for a run, whoever asks', async () => {
-    const quoteId = randomUUID();
+  it('answers 409 to its owner for a quote_id already used for a run', async () => {
     const owner = randomUUID();
+    const { quote_id: quoteId } = await h.quote(owner, 'crt', { apex: 'example.com' });
     await h.start(owner, { quote_id: quoteId });
-    const message = `quote_id ${quoteId} has already been used for a run; quote again or omit quote_id`;
-    for (const clientId of [owner, randomUUID()]) {
-      const err = await rejection(
-        h.start(clientId, { quote_id: quoteId, idempotency_key: `q-${randomUUID()}` }),
-      );
-      expect(err).toBeInstanceOf(ConflictError);
-      expect(err).toMatchObject({ status: 409, message });
-    }
+    const err = await rejection(h.start(owner, { quote_id: quoteId, idempotency_key: `q-${randomUUID()}` }));
+    expect(err).toBeInstanceOf(ConflictError);
+    expect(err).toMatchObject({
+      status: 409,
+      message: `quote_id ${quoteId} has already been used for a run; quote again or omit quote_id`,
+    });
     expect(await h.prisma.run.count({ where: { id: quoteId } })).toBe(1);
+  });
+
+  it("answers another client's quote_id, used or not, exactly like an unknown one: 404, no run (issue 13)", async () => {
+    const owner = randomUUID();
+    const stranger = randomUUID();
+    const used = (await h.quote(owner, 'crt', { apex: 'example.com' })).quote_id;
+    await h.start(owner, { quote_id: used });
+    const unused = (await h.quote(owner, 'crt', { apex: 'example.com' })).quote_id;
+    const unknown = randomUUID();
+    for (const quoteId of [used, unused, unknown]) {
+      const err = await rejection(
+        h.start(stranger, { quote_id: quoteId, idempotency_key: `s-${randomUUID()}` }),
+      );
+      expect(err).toBeInstanceOf(NotFoundError);
+      expect(err).toMatchObject({ status: 404, message: `unknown quote_id: ${quoteId}` });
+    }
+    expect(await h.prisma.run.count({ where: { clientId: stranger } })).toBe(0);
+    expect(await h.prisma.quote.count({ where: { clientId: stranger } })).toBe(0);
+    // The owner's unused quote is still the owner's to run.
+    expect((await h.start(owner, { quote_id: unused })).run.run_id).toBe(unused);
   });
 
   it('leaves no run when the wallet is down (503), and a retry with the same key starts cleanly', async () => {
@@ -191,7 +208,7 @@ describe('startCrtRun with a quote the wallet issued before', () => {
     const err = await rejection(h.start(clientId, { quote_id: expired, input }));
     expect(err).toBeInstanceOf(ConflictError);
     expect(err).toMatchObject({
-      message: `quote_id ${expired} expired at ${expiredAt.toISOString()}; quote again or omit quote_id`,
+      message: `quote_id ${expired} expired at ${expiredAt.toISOString()}; quote again`,
     });
 
     const other = await storeQuote(clientId, {
@@ -200,7 +217,9 @@ describe('startCrtRun with a quote the wallet issued before', () => {
     });
     const mismatch = await rejection(h.start(clientId, { quote_id: other, input }));
     expect(mismatch).toBeInstanceOf(ValidationError);
-    expect(mismatch).toMatchObject({ message: `quote_id ${other} was issued for a different input` });
+    expect(mismatch).toMatchObject({
+      message: `quote_id ${other} was issued for a different input; quote this input again`,
+    });
     expect(await h.prisma.run.count({ where: { clientId } })).toBe(0);
   });
 });

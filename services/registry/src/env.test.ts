@@ -1,9 +1,14 @@
 import { ConfigError, loadEnv } from '@svc/config';
 import { RegistryEnv } from './env';
 
+const BUS_ENCRYPTION_KEY = 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY='; // 32 bytes, base64
+
 describe('RegistryEnv', () => {
   test('defaults: health port 8081, local Redis, prefix svc', () => {
-    const env = loadEnv(RegistryEnv, { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/svc' });
+    const env = loadEnv(RegistryEnv, {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/svc',
+      BUS_ENCRYPTION_KEY,
+    });
     expect(env).toMatchObject({
       HEALTH_PORT: 8081,
       REDIS_URL: 'redis://127.0.0.1:6379',
@@ -17,7 +22,11 @@ describe('RegistryEnv', () => {
     expect(() => loadEnv(RegistryEnv, {})).toThrow(ConfigError);
     expect(() => loadEnv(RegistryEnv, {})).toThrow(/DATABASE_URL: required/);
     expect(() =>
-      loadEnv(RegistryEnv, { DATABASE_URL: 'postgres://localhost/svc', HEALTH_PORT: 'http' }),
+      loadEnv(RegistryEnv, {
+        DATABASE_URL: 'postgres://localhost/svc',
+        BUS_ENCRYPTION_KEY,
+        HEALTH_PORT: 'http',
+      }),
     ).toThrow(/HEALTH_PORT/);
   });
 });

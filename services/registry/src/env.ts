@@ -1,4 +1,12 @@
-import { baseEnv, databaseEnv, type EnvSource, loadEnvOrExit, redisEnv, serviceEnv } from '@svc/config';
+import {
+  baseEnv,
+  busEncryptionEnv,
+  databaseEnv,
+  type EnvSource,
+  loadEnvOrExit,
+  redisEnv,
+  serviceEnv,
+} from '@svc/config';
 import { z } from 'zod';
 
 /**
@@ -9,6 +17,8 @@ export const RegistryEnv = z.object({
   ...baseEnv,
   ...databaseEnv,
   ...redisEnv,
+  // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (job payloads, RPC, events).
+  ...busEncryptionEnv,
   // HEALTH_PORT (8081: the registry's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
   ...serviceEnv(8081),
 });

@@ -1,4 +1,4 @@
-import { createBus } from '@svc/bus';
+import { createBus, servicePresence } from '@svc/bus';
 import { createPrismaClient } from '@svc/db';
 import { createLogger } from '@svc/log';
 import { type Closable, prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
@@ -18,9 +18,19 @@ runService({
   start: async () => {
     // Creation order; runService closes in reverse: HTTP, then the RPC responder, then the bus, then Prisma.
     const closables: Closable[] = [];
-    const prisma = createPrismaClient(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
+    const prisma = createPrismaClient(env.DATABASE_URL, {
+      max: env.DATABASE_POOL_MAX,
+      // pg_stat_activity names the holder; lost connections are logged, never fatal (@svc/db pool.ts).
+      applicationName: 'registry',
+      logger,
+    });
     closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
-    const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
+    const bus = createBus({
+      redisUrl: env.REDIS_URL,
+      prefix: env.BUS_PREFIX,
+      logger,
+      encryptionKeys: env.BUS_ENCRYPTION_KEY,
+    });
     closables.push({ name: 'bus', close: () => bus.close() });
 
     // Before answering: the catalog served is the one in this build.
@@ -33,6 +43,7 @@ runService({
       service: 'registry',
       port: env.HEALTH_PORT,
       checks: { redis: redisCheck(bus.redis), postgres: prismaCheck(prisma) },
+      presence: servicePresence(bus, 'registry'),
       logger,
     });
     closables.push({ name: 'health', close: () => health.close() });

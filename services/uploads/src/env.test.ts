@@ -4,6 +4,7 @@ import { UploadsEnv } from './env';
 const REQUIRED = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/svc',
   ARTIFACT_LINK_SECRET: 'x'.repeat(32),
+  BUS_ENCRYPTION_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=', // 32 bytes, base64
 };
 
 describe('UploadsEnv', () => {
@@ -17,6 +18,7 @@ describe('UploadsEnv', () => {
       UPLOAD_SESSION_TTL_MS: 900_000,
       UPLOAD_RETENTION_MS: 86_400_000,
       UPLOAD_PUT_TIMEOUT_MS: 600_000,
+      UPLOAD_IDLE_TIMEOUT_MS: 30_000,
       UPLOAD_CLEANUP_INTERVAL_MS: 60_000,
       ARTIFACT_LINK_TTL_MS: 900_000,
       CAPABILITY_CACHE_TTL_MS: 5_000,
@@ -33,6 +35,7 @@ describe('UploadsEnv', () => {
       UPLOAD_SESSION_TTL_MS: '1000',
       UPLOAD_RETENTION_MS: '2000',
       UPLOAD_PUT_TIMEOUT_MS: '3000',
+      UPLOAD_IDLE_TIMEOUT_MS: '1500',
       UPLOAD_CLEANUP_INTERVAL_MS: '250',
       ARTIFACT_LINK_TTL_MS: '5000',
       ARTIFACT_RETENTION_DAYS: '30',
@@ -43,6 +46,7 @@ describe('UploadsEnv', () => {
       UPLOAD_SESSION_TTL_MS: 1_000,
       UPLOAD_RETENTION_MS: 2_000,
       UPLOAD_PUT_TIMEOUT_MS: 3_000,
+      UPLOAD_IDLE_TIMEOUT_MS: 1_500,
       UPLOAD_CLEANUP_INTERVAL_MS: 250,
       ARTIFACT_LINK_TTL_MS: 5_000,
       ARTIFACT_RETENTION_DAYS: 30,
@@ -73,6 +77,9 @@ describe('UploadsEnv', () => {
       /ARTIFACT_RETENTION_DAYS/,
     );
     expect(() => loadEnv(UploadsEnv, { ...REQUIRED, DATA_PORT: '70000' })).toThrow(/DATA_PORT/);
+    expect(() => loadEnv(UploadsEnv, { ...REQUIRED, UPLOAD_IDLE_TIMEOUT_MS: '30s' })).toThrow(
+      /UPLOAD_IDLE_TIMEOUT_MS/,
+    );
   });
 
   it('needs the S3 settings when STORAGE_DRIVER=s3', () => {

@@ -1,5 +1,6 @@
 import {
   baseEnv,
+  busEncryptionEnv,
   databaseEnv,
   durationMs,
   type EnvSource,
@@ -25,6 +26,8 @@ export const UploadsEnv = z
     ...baseEnv,
     // REDIS_URL, BUS_PREFIX, RPC_TIMEOUT_MS (ms a registry describe may take before a session is 503).
     ...redisEnv,
+    // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (job payloads, RPC, events).
+    ...busEncryptionEnv,
     // DATABASE_URL, DATABASE_POOL_MAX.
     ...databaseEnv,
     // HEALTH_PORT (8084: the uploads service's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
@@ -41,6 +44,10 @@ export const UploadsEnv = z
     // ms after which a PUT's claim is stale (its process died mid-stream) and another PUT may take
     // it over: 10 min, far beyond streaming 256 MiB on a slow link.
     UPLOAD_PUT_TIMEOUT_MS: durationMs(10 * 60_000),
+    // ms a PUT's body may bring no byte before it is cut with 408, its claim released and nothing
+    // kept, so the same token can retry at once; also how long an artifact download may take no
+    // byte before it is cut (its file closed): 30 s, far beyond a pause of a working link.
+    UPLOAD_IDLE_TIMEOUT_MS: durationMs(30_000),
     // ms between two cleanup passes (repeatable job `uploads.cleanup`): 1 min.
     UPLOAD_CLEANUP_INTERVAL_MS: durationMs(60_000),
     ARTIFACT_LINK_SECRET: LinkSecret,

@@ -5,7 +5,14 @@
 // the repeatable `uploads.cleanup` job.
 // Wiring only: env → logger → prisma → bus → store → RPC → internal HTTP server → cleanup
 // scheduler/worker → catalog events → health server.
-import { createBus, createCapabilityDirectory, createRpcClient, serveRpc, subscribeEvents } from '@svc/bus';
+import {
+  createBus,
+  createCapabilityDirectory,
+  createRpcClient,
+  serveRpc,
+  servicePresence,
+  subscribeEvents,
+} from '@svc/bus';
 import { createPrismaClient } from '@svc/db';
 import { createLogger } from '@svc/log';
 import {
@@ -35,9 +42,19 @@ runService({
   // in flight finish or are cut, keeping nothing), cleanup worker, RPC responder, bus, Prisma.
   start: async () => {
     const closables: Closable[] = [];
-    const prisma = createPrismaClient(env.DATABASE_URL, { max: env.DATABASE_POOL_MAX });
+    const prisma = createPrismaClient(env.DATABASE_URL, {
+      max: env.DATABASE_POOL_MAX,
+      // pg_stat_activity names the holder; lost connections are logged, never fatal (@svc/db pool.ts).
+      applicationName: SERVICE,
+      logger,
+    });
     closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
-    const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
+    const bus = createBus({
+      redisUrl: env.REDIS_URL,
+      prefix: env.BUS_PREFIX,
+      logger,
+      encryptionKeys: env.BUS_ENCRYPTION_KEY,
+    });
     closables.push({ name: 'bus', close: () => bus.close() });
     const store = objectStoreFromEnv(env);
     const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
@@ -54,6 +71,7 @@ runService({
         sessionTtlMs: env.UPLOAD_SESSION_TTL_MS,
         retentionMs: env.UPLOAD_RETENTION_MS,
         putTimeoutMs: env.UPLOAD_PUT_TIMEOUT_MS,
+        idleTimeoutMs: env.UPLOAD_IDLE_TIMEOUT_MS,
         linkSecret: env.ARTIFACT_LINK_SECRET,
         linkTtlMs: env.ARTIFACT_LINK_TTL_MS,
         ...(env.ARTIFACT_RETENTION_DAYS === undefined
@@ -83,6 +101,7 @@ runService({
       service: SERVICE,
       port: env.HEALTH_PORT,
       checks: { redis: redisCheck(bus.redis), postgres: prismaCheck(prisma), storage: () => store.check() },
+      presence: servicePresence(bus, SERVICE),
       logger,
     });
     closables.push({ name: 'health server', close: () => health.close() });

@@ -24,6 +24,7 @@ import {
   createTestDatabase,
   deleteKeysWithPrefix,
   type TestDatabase,
+  testBusEncryptionKeys,
   testRedisUrl,
 } from '@svc/testkit';
 import type { UploadSettings, UploadsDeps } from '../src/domain/settings';
@@ -78,6 +79,7 @@ export const DEFAULT_SETTINGS: UploadSettings = {
   sessionTtlMs: 900_000,
   retentionMs: 86_400_000,
   putTimeoutMs: 600_000,
+  idleTimeoutMs: 30_000,
   linkSecret: randomBytes(32).toString('base64url'),
   linkTtlMs: 900_000,
 };
@@ -112,7 +114,12 @@ export async function startHarness(settings: Partial<UploadSettings> = {}): Prom
   const db = await createTestDatabase('uploads');
   const log = memoryLogger('uploads', 'debug');
   const prefix = `uploads${randomBytes(4).toString('hex')}`;
-  const bus = createBus({ redisUrl: testRedisUrl(), prefix, logger: log.logger });
+  const bus = createBus({
+    redisUrl: testRedisUrl(),
+    prefix,
+    logger: log.logger,
+    encryptionKeys: testBusEncryptionKeys(),
+  });
   const storeRoot = await mkdtemp(path.join(tmpdir(), 'uploads-store-'));
   const store = createObjectStore({ driver: 'fs', root: storeRoot });
   const registry: RpcServer = serveRpc(bus, 'registry', {

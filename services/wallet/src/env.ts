@@ -1,5 +1,6 @@
 import {
   baseEnv,
+  busEncryptionEnv,
   databaseEnv,
   durationMs,
   type EnvSource,
@@ -8,17 +9,24 @@ import {
   serviceEnv,
 } from '@svc/config';
 import { z } from 'zod';
+import { DEFAULT_QUOTE_CLEANUP_GRACE_MS, DEFAULT_QUOTE_CLEANUP_INTERVAL_MS } from './domain/quote-cleanup';
 import { DEFAULT_QUOTE_TTL_MS } from './domain/quotes';
 
 /** The wallet's environment (docs/architecture.md "Ports"); the only place it reads process.env. */
 export const WalletEnv = z.object({
   ...baseEnv,
   ...redisEnv,
+  // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (job payloads, RPC, events).
+  ...busEncryptionEnv,
   ...databaseEnv,
   // HEALTH_PORT (8082: the wallet's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
   ...serviceEnv(8082),
   // ms: how long an issued quote can start a run (expires_at = created_at + this); 15 min default.
   QUOTE_TTL_MS: durationMs(DEFAULT_QUOTE_TTL_MS),
+  // ms between two passes that delete expired quotes no run used (issue 13); 1 min default.
+  QUOTE_CLEANUP_INTERVAL_MS: durationMs(DEFAULT_QUOTE_CLEANUP_INTERVAL_MS),
+  // ms an unused quote is kept past its expires_at before that pass deletes it; 1 h default.
+  QUOTE_CLEANUP_GRACE_MS: durationMs(DEFAULT_QUOTE_CLEANUP_GRACE_MS),
 });
 export type WalletEnv = z.output<typeof WalletEnv>;
 

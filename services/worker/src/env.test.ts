@@ -1,30 +1,32 @@
 import { ConfigError, loadEnv } from '@svc/config';
 import { WorkerEnv } from './env';
 
+/** The one variable without a default. */
+const REQUIRED = { BUS_ENCRYPTION_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=' }; // 32 bytes, base64
+
 describe('WorkerEnv', () => {
   it('defaults: health port 8086, concurrency 4, runtime node', () => {
-    const env = loadEnv(WorkerEnv, {});
+    const env = loadEnv(WorkerEnv, REQUIRED);
     expect(env.HEALTH_PORT).toBe(8086);
     expect(env.WORKER_CONCURRENCY).toBe(4);
     expect(env.WORKER_RUNTIMES).toEqual(['node']);
   });
 
   it('accepts HEALTH_PORT=0 (any free port, several workers on one host)', () => {
-    expect(loadEnv(WorkerEnv, { HEALTH_PORT: '0' }).HEALTH_PORT).toBe(0);
+    expect(loadEnv(WorkerEnv, { ...REQUIRED, HEALTH_PORT: '0' }).HEALTH_PORT).toBe(0);
   });
 
   it('parses WORKER_RUNTIMES as a comma list without blanks or duplicates', () => {
-    expect(loadEnv(WorkerEnv, { WORKER_RUNTIMES: ' node, python ,,node' }).WORKER_RUNTIMES).toEqual([
-      'node',
-      'python',
-    ]);
+    expect(
+      loadEnv(WorkerEnv, { ...REQUIRED, WORKER_RUNTIMES: ' node, python ,,node' }).WORKER_RUNTIMES,
+    ).toEqual(['node', 'python']);
   });
 
   it('names every bad variable', () => {
     const bad = { HEALTH_PORT: '70000', WORKER_CONCURRENCY: '0', WORKER_RUNTIMES: 'node,py:thon' };
     let error: unknown;
     try {
-      loadEnv(WorkerEnv, bad);
+      loadEnv(WorkerEnv, { ...REQUIRED, ...bad });
     } catch (err) {
       error = err;
     }
@@ -34,7 +36,7 @@ describe('WorkerEnv', () => {
   });
 
   it('crt defaults (design "Env vars")', () => {
-    const env = loadEnv(WorkerEnv, {});
+    const env = loadEnv(WorkerEnv, REQUIRED);
     expect(env).toMatchObject({
       CRT_SH_URL: 'https://crt.sh',
       CERTSPOTTER_URL: 'https://api.certspotter.com',
@@ -49,7 +51,7 @@ describe('WorkerEnv', () => {
   });
 
   it('reads a blank CERTSPOTTER_TOKEN as unset and accepts CRT_CACHE_TTL_MS=0 (cache off)', () => {
-    const env = loadEnv(WorkerEnv, { CERTSPOTTER_TOKEN: '  ', CRT_CACHE_TTL_MS: '0' });
+    const env = loadEnv(WorkerEnv, { ...REQUIRED, CERTSPOTTER_TOKEN: '  ', CRT_CACHE_TTL_MS: '0' });
     expect(env.CERTSPOTTER_TOKEN).toBeUndefined();
     expect(env.CRT_CACHE_TTL_MS).toBe(0);
   });
@@ -58,6 +60,7 @@ describe('WorkerEnv', () => {
     let error: unknown;
     try {
       loadEnv(WorkerEnv, {
+        ...REQUIRED,
         CRT_SH_URL: 'ftp://user:pw@crt.sh',
         CERTSPOTTER_URL: 'not a url',
         CRT_PROVIDER_ATTEMPTS: '0',
@@ -78,7 +81,7 @@ describe('WorkerEnv', () => {
 
 describe('WorkerEnv: queue and html-to-pdf settings', () => {
   it('defaults (design "Configuration added")', () => {
-    expect(loadEnv(WorkerEnv, {})).toMatchObject({
+    expect(loadEnv(WorkerEnv, REQUIRED)).toMatchObject({
       WORKER_LOCK_DURATION_MS: 30_000,
       WORKER_STALLED_INTERVAL_MS: 30_000,
       WORKER_MAX_STALLED_COUNT: 2,
@@ -89,6 +92,7 @@ describe('WorkerEnv: queue and html-to-pdf settings', () => {
 
   it('reads the values given and accepts WORKER_MAX_STALLED_COUNT=0', () => {
     const env = loadEnv(WorkerEnv, {
+      ...REQUIRED,
       WORKER_LOCK_DURATION_MS: '5000',
       WORKER_STALLED_INTERVAL_MS: '2000',
       WORKER_MAX_STALLED_COUNT: '0',
@@ -108,6 +112,7 @@ describe('WorkerEnv: queue and html-to-pdf settings', () => {
     let error: unknown;
     try {
       loadEnv(WorkerEnv, {
+        ...REQUIRED,
         WORKER_LOCK_DURATION_MS: '0',
         WORKER_STALLED_INTERVAL_MS: 'soon',
         WORKER_MAX_STALLED_COUNT: '11',
@@ -129,7 +134,7 @@ describe('WorkerEnv: queue and html-to-pdf settings', () => {
   });
 
   it('object storage and pdf-extract-text defaults: the fs store under .data/objects, 30 s steps, 512 MiB', () => {
-    const env = loadEnv(WorkerEnv, {});
+    const env = loadEnv(WorkerEnv, REQUIRED);
     expect(env).toMatchObject({
       STORAGE_DRIVER: 'fs',
       STORAGE_DIR: '.data/objects',
@@ -147,7 +152,7 @@ describe('WorkerEnv: queue and html-to-pdf settings', () => {
   ])('names what is wrong or missing in %j', (source, expected) => {
     let error: unknown;
     try {
-      loadEnv(WorkerEnv, source);
+      loadEnv(WorkerEnv, { ...REQUIRED, ...source });
     } catch (err) {
       error = err;
     }

@@ -1,5 +1,6 @@
 import {
   baseEnv,
+  busEncryptionEnv,
   durationMs,
   type EnvSource,
   intInRange,
@@ -118,6 +119,8 @@ export const WorkerEnv = z
   .object({
     ...baseEnv,
     ...redisEnv,
+    // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (job payloads, RPC, events).
+    ...busEncryptionEnv,
     // /healthz, /readyz, /metrics; 0 = any free port, so several workers can run on one host (the
     // bound port is logged as `{"msg":"listening"}`).
     ...serviceEnv(8086, { allowZero: true }),

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createBus } from '@svc/bus';
+import { createBus, servicePresence } from '@svc/bus';
 import { createLogger } from '@svc/log';
 import { createMetricsRegistry, redisCheck, runService, startHealthServer } from '@svc/service-kit';
 import { objectStoreFromEnv } from '@svc/storage';
@@ -46,7 +46,12 @@ runService({
   start: async () => {
     // No I/O yet: /readyz checks it (the fs directory is writable, the S3 bucket exists).
     const store = objectStoreFromEnv(env);
-    const bus = createBus({ redisUrl: env.REDIS_URL, prefix: env.BUS_PREFIX, logger });
+    const bus = createBus({
+      redisUrl: env.REDIS_URL,
+      prefix: env.BUS_PREFIX,
+      logger,
+      encryptionKeys: env.BUS_ENCRYPTION_KEY,
+    });
     const heartbeat = await startHeartbeat({
       bus,
       workerId,
@@ -111,6 +116,7 @@ runService({
       port: env.HEALTH_PORT,
       checks: { redis: redisCheck(bus.redis), storage: () => store.check() },
       registry,
+      presence: servicePresence(bus, SERVICE),
       logger,
     });
     logger.info({ runtimes: env.WORKER_RUNTIMES, concurrency: env.WORKER_CONCURRENCY }, 'worker announced');

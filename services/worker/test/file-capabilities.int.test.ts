@@ -228,9 +228,54 @@ describe('file capabilities on a node worker', () => {
       attempt: 1,
       error: {
         code: 'invalid_input',
-        message: expect.stringMatching(/^csv-profile: the CSV is malformed: Quote Not Closed/),
+        message:
+          'csv-profile: the CSV is malformed at line 2: a quoted field is never closed (an opening " without its closing ") (record 2, counting the header; it starts after line 1)',
       },
     });
     expect(reports.some((r) => r.run_id === runId && r.event === 'retrying')).toBe(false);
+  });
+
+  it("a truncated PNG fails with our words, never libvips' own lines (issue 13); those stay in the log", async () => {
+    const whole = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#118844' } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    const file = await temp.upload('cut.png', 'image/png', whole.subarray(0, Math.floor(whole.length / 2)));
+    const runId = await enqueueRun('capability.image-thumbnail', {}, [file]);
+    const report = await finalReport(runId);
+    expect(report).toMatchObject({
+      event: 'failed',
+      error: {
+        code: 'invalid_input',
+        message:
+          'image-thumbnail: image 1 (cut.png): the image data is damaged or incomplete and cannot be decoded; upload the whole, undamaged file',
+      },
+    });
+    const message = report.event === 'failed' ? report.error.message : '';
+    expect(message).not.toMatch(/vips|libpng|\n/i);
+    // The library's own words are kept for operators: on the worker's log line of the failed run.
+    const logged = worker.output.find((line) => line.includes(runId) && line.includes('"run failed"'));
+    expect(logged).toMatch(/"detail":"[^"]*(png|vips)/i);
+  });
+
+  it('a damaged PDF and an unreadable CSV fail with our words only', async () => {
+    const pdf = await temp.upload('cut.pdf', 'application/pdf', (await threePagePdf()).subarray(0, 200));
+    const csv = await temp.upload('bad.csv', 'text/csv', Buffer.from('a,b\n1,"x"y\n'));
+    const pdfReport = await finalReport(await enqueueRun('capability.pdf-extract-text', {}, [pdf]));
+    const csvReport = await finalReport(await enqueueRun('capability.csv-profile', {}, [csv]));
+    expect(pdfReport).toMatchObject({
+      event: 'failed',
+      error: {
+        code: 'invalid_input',
+        message: 'pdf-extract-text: the file is not a readable PDF (damaged or not a PDF)',
+      },
+    });
+    expect(csvReport).toMatchObject({
+      event: 'failed',
+      error: {
+        code: 'invalid_input',
+        message:
+          'csv-profile: the CSV is malformed at line 2: a quoted field has characters after its closing " (write a " inside a quoted field as "") (record 2, counting the header; it starts after line 1)',
+      },
+    });
   });
 });

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { type Bus, createBus, createRedis, enqueueJob, jobQueueName } from '@svc/bus';
 import { createLogger } from '@svc/log';
+import { testBusEncryptionKeys, testBusEncryptionKeyText } from '@svc/testkit';
 import { Queue } from 'bullmq';
 import { z } from 'zod';
 
@@ -25,7 +26,7 @@ let healthPort: number | undefined;
 
 beforeAll(() => {
   const logger = createLogger({ service: 'worker-test', level: 'silent' });
-  bus = createBus({ redisUrl: REDIS_URL, prefix: PREFIX, logger });
+  bus = createBus({ redisUrl: REDIS_URL, prefix: PREFIX, logger, encryptionKeys: testBusEncryptionKeys() });
   redis = createRedis(REDIS_URL, { role: 'worker', name: 'worker-test', logger });
   queue = new Queue(jobQueueName('system.echo'), { connection: redis, prefix: PREFIX });
 
@@ -35,6 +36,7 @@ beforeAll(() => {
       ...process.env,
       REDIS_URL,
       BUS_PREFIX: PREFIX,
+      BUS_ENCRYPTION_KEY: testBusEncryptionKeyText(),
       HEALTH_PORT: '0',
       WORKER_RUNTIMES: RUNTIMES.join(','),
       WORKER_CONCURRENCY: '2',

@@ -1,6 +1,12 @@
 import { parseArgs } from 'node:util';
 import { allScopes, extractKeyId, parseScopes, UnknownScopeError } from '@svc/auth';
-import { microsFromUsd, type Scope } from '@svc/contracts';
+import {
+  isRateLimitBudget,
+  microsFromUsd,
+  RATE_LIMIT_BUDGETS,
+  type RateLimitBudget,
+  type Scope,
+} from '@svc/contracts';
 
 // Command-line parsing for `pnpm admin <command>`. Everything that can be checked without the
 // database is checked here, so mistakes exit 2 (usage) before any connection is made.
@@ -11,6 +17,7 @@ export const COMMAND_NAMES = [
   'revoke-key',
   'set-balance',
   'set-spend-cap',
+  'set-rate-limit',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
@@ -63,6 +70,14 @@ export interface SetSpendCapArgs {
   spendCapMicros: bigint | null;
 }
 
+export interface SetRateLimitArgs {
+  command: 'set-rate-limit';
+  clientName: string;
+  budget: RateLimitBudget;
+  /** The override to store; null removes it (`--reset`): the gateway's defaults apply again. */
+  limit: { quota: number; windowSeconds: number } | null;
+}
+
 export interface HelpArgs {
   command: 'help';
   topic: CommandName | null;
@@ -74,6 +89,7 @@ export type AdminArgs =
   | RevokeKeyArgs
   | SetBalanceArgs
   | SetSpendCapArgs
+  | SetRateLimitArgs
   | HelpArgs;
 
 const USAGE: Record<CommandName, string> = {
@@ -90,6 +106,12 @@ const USAGE: Record<CommandName, string> = {
   'set-spend-cap':
     'pnpm admin set-spend-cap --client NAME (--usd N | --none)\n' +
     '    Sets the monthly spend cap (UTC calendar month) to N USD, or removes it; prints {"client_id","spend_cap_usd"}.',
+  'set-rate-limit':
+    `pnpm admin set-rate-limit --client NAME --budget ${RATE_LIMIT_BUDGETS.join('|')} (--per-second N [--burst B] | --reset)\n` +
+    '    Overrides one rate-limit budget of every key of the client: N requests per second sustained, up to B at\n' +
+    '    once (default N; B must be a whole multiple of N: the budget is B requests per B/N s). --reset restores\n' +
+    '    the default. Not scaled by RATE_LIMIT_MULTIPLIER; in force from the next request. Prints\n' +
+    '    {"client_id","rate_limits"}.',
 };
 
 export function usage(topic: CommandName | null = null): string {
@@ -271,12 +293,75 @@ function parseSetSpendCap(args: string[]): SetSpendCapArgs | HelpArgs {
   };
 }
 
+// The largest override: a window of an hour (gateway rate-limit/budgets.ts MAX_WINDOW_SECONDS).
+const MAX_WINDOW_SECONDS = 3_600;
+const MAX_PER_SECOND = 1_000_000;
+
+/** A positive number with at most 3 decimals (`0.5` per second: one request every 2 s). */
+function parsePositive(text: string, option: string): number {
+  const trimmed = text.trim();
+  const value = Number(trimmed);
+  if (!/^\d+(?:\.\d{1,3})?$/.test(trimmed) || !(value > 0) || value > MAX_PER_SECOND) {
+    throw new UsageError(
+      `${option} must be a number > 0 and <= ${MAX_PER_SECOND} (e.g. 5 or 0.5)`,
+      'set-rate-limit',
+    );
+  }
+  return value;
+}
+
+function parseSetRateLimit(args: string[]): SetRateLimitArgs | HelpArgs {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      client: { type: 'string' },
+      budget: { type: 'string' },
+      'per-second': { type: 'string' },
+      burst: { type: 'string' },
+      reset: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    return { command: 'help', topic: 'set-rate-limit' };
+  }
+  const clientName = required(values.client, '--client', 'set-rate-limit').trim();
+  const budget = required(values.budget, '--budget', 'set-rate-limit').trim();
+  if (!isRateLimitBudget(budget)) {
+    throw new UsageError(`--budget must be one of ${RATE_LIMIT_BUDGETS.join(', ')}`, 'set-rate-limit');
+  }
+  const perSecondText = values['per-second'];
+  if ((perSecondText === undefined) === (values.reset !== true)) {
+    throw new UsageError('give exactly one of --per-second N or --reset', 'set-rate-limit');
+  }
+  if (perSecondText === undefined) {
+    if (values.burst !== undefined) throw new UsageError('--burst goes with --per-second', 'set-rate-limit');
+    return { command: 'set-rate-limit', clientName, budget, limit: null };
+  }
+  const perSecond = parsePositive(perSecondText, '--per-second');
+  const burst = values.burst === undefined ? Math.ceil(perSecond) : parsePositive(values.burst, '--burst');
+  // The limiter counts whole requests in whole-second windows: the window is burst / rate seconds.
+  // (Rounded first: 3 / 0.3 is 10.000000000000002 in binary floating point.)
+  const windowSeconds = Math.round(burst / perSecond);
+  const whole = Math.abs(windowSeconds * perSecond - burst) < 1e-9 && windowSeconds >= 1;
+  if (!Number.isInteger(burst) || !whole || windowSeconds > MAX_WINDOW_SECONDS) {
+    throw new UsageError(
+      `--burst must be a whole number of requests and a whole multiple of --per-second, at most ${MAX_WINDOW_SECONDS} ` +
+        `times it (the budget is B requests per B/N seconds); got ${burst} / ${perSecond}`,
+      'set-rate-limit',
+    );
+  }
+  return { command: 'set-rate-limit', clientName, budget, limit: { quota: burst, windowSeconds } };
+}
+
 const PARSERS: Record<CommandName, (args: string[]) => AdminArgs> = {
   'create-key': parseCreateKey,
   'list-keys': parseListKeys,
   'revoke-key': parseRevokeKey,
   'set-balance': parseSetBalance,
   'set-spend-cap': parseSetSpendCap,
+  'set-rate-limit': parseSetRateLimit,
 };
 
 /** Parses argv (without node and script). Throws UsageError on any mistake. */

@@ -5,6 +5,7 @@ import { createKey } from './commands/create-key';
 import { listKeys } from './commands/list-keys';
 import { revokeKey } from './commands/revoke-key';
 import { setBalance } from './commands/set-balance';
+import { setRateLimit } from './commands/set-rate-limit';
 import { setSpendCap } from './commands/set-spend-cap';
 import { resolveDatabaseUrl } from './database-url';
 
@@ -29,6 +30,8 @@ function execute(prisma: PrismaClient, args: CommandArgs): Promise<unknown> {
       return setBalance(prisma, args);
     case 'set-spend-cap':
       return setSpendCap(prisma, args);
+    case 'set-rate-limit':
+      return setRateLimit(prisma, args);
   }
 }
 

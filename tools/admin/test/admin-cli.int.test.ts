@@ -97,6 +97,7 @@ describe('pnpm admin', () => {
       clientName: 'acme',
       keyId: parseApiKey(first.api_key)?.keyId,
       scopes: ['capabilities:read', 'capabilities:run'],
+      rateLimits: {},
     });
     const ledger = await database.prisma.ledgerEntry.findMany({ where: { clientId: first.client_id } });
     expect(ledger).toEqual([

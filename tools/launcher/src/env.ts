@@ -1,9 +1,11 @@
 import {
   baseEnv,
+  busEncryptionEnv,
   databaseEnv,
   dataDirEnv,
   durationMs,
   type EnvSource,
+  intInRange,
   loadEnvOrExit,
   pathVar,
   port,
@@ -50,8 +52,14 @@ export const LauncherEnv = z.object({
   STORAGE_DIR: z.string().min(1).optional(),
   // Unset: <DATA_DIR>/artifact-link-secret, made on first start (local-secrets.ts).
   ARTIFACT_LINK_SECRET: z.string().min(32).optional(),
+  // Unset: <DATA_DIR>/bus-encryption-key, made on first start (local-secrets.ts). Checked here as
+  // the services check it, so a bad one stops the start before any service crash-loops on it.
+  BUS_ENCRYPTION_KEY: busEncryptionEnv.BUS_ENCRYPTION_KEY.optional(),
   // ms: how long a service has to exit after SIGTERM before it is SIGKILLed.
   LAUNCHER_STOP_TIMEOUT_MS: durationMs(10_000),
+  // ms: the longest wait before restarting a crashed service (the delay doubles per crash in a row
+  // from 0.5 s up to this; restart-policy.ts). At least 1 s: a crash loop must not spin.
+  LAUNCHER_RESTART_MAX_DELAY_MS: intInRange(1_000, 2_147_483_647, 30_000),
   // Read to choose the worker's runtimes (worker-runtimes.ts); both still reach the worker untouched.
   // The default is the worker's own (services/worker/src/env.ts): Debian's chromium package.
   WORKER_RUNTIMES: z.string().optional(),
@@ -72,7 +80,11 @@ export interface LauncherSettings {
   storageDir: string | undefined;
   /** ARTIFACT_LINK_SECRET when the operator set it. */
   artifactLinkSecret: string | undefined;
+  /** BUS_ENCRYPTION_KEY as the operator set it (checked), passed to every service as is. */
+  busEncryptionKey: string | undefined;
   stopTimeoutMs: number;
+  /** ms: the cap on the delay before a crashed service is restarted. */
+  restartMaxDelayMs: number;
   /** WORKER_RUNTIMES when the operator set it. */
   workerRuntimes: string | undefined;
   chromiumPath: string;
@@ -106,7 +118,9 @@ export function loadLauncherSettings(rootDir: string, source: EnvSource = proces
     uploadsDataPort: env.UPLOADS_DATA_PORT,
     storageDir: env.STORAGE_DIR,
     artifactLinkSecret: env.ARTIFACT_LINK_SECRET,
+    busEncryptionKey: env.BUS_ENCRYPTION_KEY === undefined ? undefined : source.BUS_ENCRYPTION_KEY,
     stopTimeoutMs: env.LAUNCHER_STOP_TIMEOUT_MS,
+    restartMaxDelayMs: env.LAUNCHER_RESTART_MAX_DELAY_MS,
     workerRuntimes: env.WORKER_RUNTIMES,
     chromiumPath: env.CHROMIUM_PATH,
     passThrough: { ...source },

@@ -3,24 +3,53 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * `<DATA_DIR>/artifact-link-secret`: the HMAC key of artifact download links for `pnpm start`
- * (docs/decisions.md A3). Made once (32 random bytes, base64url, mode 0600) so links listed before
- * a restart still verify after it; an operator's ARTIFACT_LINK_SECRET wins over the file.
+ * Secrets `pnpm start` makes once under DATA_DIR (32 random bytes, mode 0600) and reuses on every
+ * start, so what was signed or sealed before a restart still verifies or opens after it. An
+ * operator's own variable wins over the file.
  */
+
+/** The saved secret in `file`, made on first use; a file whose content `isValid` refuses is replaced. */
+function ensureLocalSecret(
+  file: string,
+  encoding: BufferEncoding,
+  isValid: (saved: string) => boolean,
+): string {
+  try {
+    const saved = fs.readFileSync(file, 'utf8').trim();
+    if (isValid(saved)) return saved;
+  } catch {
+    // Not there yet: made below.
+  }
+  const secret = randomBytes(32).toString(encoding);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/** `<DATA_DIR>/artifact-link-secret`: the HMAC key of artifact download links (docs/decisions.md A3). */
 export function artifactLinkSecretPath(dataDir: string): string {
   return path.join(dataDir, 'artifact-link-secret');
 }
 
-/** The saved secret, made on first use; a file that is too short to be ours is replaced. */
+/** The saved link secret, made on first use; a file that is too short to be ours is replaced. */
 export function ensureArtifactLinkSecret(file: string): string {
-  try {
-    const saved = fs.readFileSync(file, 'utf8').trim();
-    if (saved.length >= 32) return saved;
-  } catch {
-    // Not there yet: made below.
-  }
-  const secret = randomBytes(32).toString('base64url');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
+  return ensureLocalSecret(file, 'base64url', (saved) => saved.length >= 32);
+}
+
+/**
+ * `<DATA_DIR>/bus-encryption-key`: BUS_ENCRYPTION_KEY of every service under `pnpm start`, the
+ * AES-256 key that seals what the bus keeps in Redis (jobs, RPC, events). Kept across restarts so
+ * jobs queued before one still open after it.
+ */
+export function busEncryptionKeyPath(dataDir: string): string {
+  return path.join(dataDir, 'bus-encryption-key');
+}
+
+/** The saved bus key (base64 of 32 bytes), made on first use; a file that is not one is replaced. */
+export function ensureBusEncryptionKey(file: string): string {
+  return ensureLocalSecret(
+    file,
+    'base64',
+    (saved) => /^[A-Za-z0-9+/]+={0,2}$/.test(saved) && Buffer.from(saved, 'base64').length === 32,
+  );
 }

@@ -28,9 +28,15 @@ import {
 import { devKeyLines, readyLines } from './banner';
 import { devKeyPath, ensureDevKey } from './dev-key';
 import { healthPortVariable, loadLauncherSettings } from './env';
-import { artifactLinkSecretPath, ensureArtifactLinkSecret } from './local-secrets';
+import {
+  artifactLinkSecretPath,
+  busEncryptionKeyPath,
+  ensureArtifactLinkSecret,
+  ensureBusEncryptionKey,
+} from './local-secrets';
 import { launcherLog, PrefixedOutput } from './output';
 import { waitUntilReady } from './readiness';
+import { DEFAULT_RESTART_POLICY } from './restart-policy';
 import { type ChildSpec, Supervisor } from './supervisor';
 import { chooseWorkerRuntimes } from './worker-runtimes';
 
@@ -161,6 +167,7 @@ function childSpec(
   redisUrl: string,
   workerRuntimes: string | undefined,
   artifactLinkSecret: string,
+  busEncryptionKey: string,
 ): ChildSpec {
   const env: NodeJS.ProcessEnv = {
     ...settings.passThrough,
@@ -172,6 +179,8 @@ function childSpec(
     UPLOADS_URL: `http://127.0.0.1:${settings.uploadsDataPort}`,
   };
   if (name === 'uploads') env.ARTIFACT_LINK_SECRET = artifactLinkSecret;
+  // Every process on the bus seals and opens with the same key.
+  env.BUS_ENCRYPTION_KEY = busEncryptionKey;
   delete env.PORT; // only the gateway's: set below, never inherited
   Object.assign(env, portEnv(servicePorts(name)));
   if (name === 'worker' && workerRuntimes !== undefined) env.WORKER_RUNTIMES = workerRuntimes;
@@ -217,14 +226,27 @@ async function startUp(): Promise<void> {
   if (runtimes.note?.level === 'warn') log.warn(runtimes.note.text);
   else if (runtimes.note !== undefined) log.info(runtimes.note.text);
   const linkSecret = settings.artifactLinkSecret ?? ensureArtifactLinkSecret(artifactLinkSecretPath(dataDir));
+  const busKey = settings.busEncryptionKey ?? ensureBusEncryptionKey(busEncryptionKeyPath(dataDir));
   supervisor = new Supervisor(
-    SERVICE_NAMES.map((name) => childSpec(name, postgres.url, redis.url, runtimes.runtimes, linkSecret)),
+    SERVICE_NAMES.map((name) =>
+      childSpec(name, postgres.url, redis.url, runtimes.runtimes, linkSecret, busKey),
+    ),
     {
       line: (name, stream, text) => output.line(name, stream, text),
       info: (message) => log.info(message),
       warn: (message) => log.warn(message),
-      gaveUp: (name) => requestStop(1, `${name} keeps crashing: shutting everything down`),
+      // A crash loop never stops the platform (issue 13): the service is restarted with backoff and
+      // shows as not ready in the gateway's /readyz; the other services keep serving.
+      error: (message) => log.error(message),
+      // Before the first ready banner (runtime.json written) there is no platform to keep up yet, and
+      // a service that loops from its first start is misconfigured: fail the start, naming it.
+      restartScheduled: (name, _status, verdict) => {
+        if (verdict.enteredLoop && !wroteRuntimeInfo) {
+          requestStop(1, `${name} keeps crashing before the platform was ever ready: stopping the start`);
+        }
+      },
     },
+    { ...DEFAULT_RESTART_POLICY, maxDelayMs: settings.restartMaxDelayMs },
   );
   supervisor.start();
   log.info(`started ${SERVICE_NAMES.join(', ')}; waiting for them to be ready`);

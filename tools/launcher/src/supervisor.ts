@@ -1,9 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
+import {
+  CrashHistory,
+  type CrashVerdict,
+  DEFAULT_RESTART_POLICY,
+  formatDelay,
+  type RestartPolicy,
+} from './restart-policy';
 
 // Runs a set of child processes: spawns them, hands their output on line by line, restarts one
-// that exits on its own (with backoff, a bounded number of times per window), and stops them all
-// in a given order with SIGTERM, then SIGKILL after a timeout.
+// that exits on its own (never giving up: capped exponential backoff with jitter, restart-policy.ts),
+// says so loudly, and stops them all in a given order with SIGTERM, then SIGKILL after a timeout.
 
 export interface ChildSpec {
   name: string;
@@ -12,25 +19,6 @@ export interface ChildSpec {
   cwd: string;
   env: NodeJS.ProcessEnv;
 }
-
-export interface RestartPolicy {
-  /** Restarts allowed within `windowMs`; one more crash in the window gives up. */
-  maxRestarts: number;
-  /** ms */
-  windowMs: number;
-  /** ms before the first restart; doubled for each recent restart, capped at `maxDelayMs`. */
-  initialDelayMs: number;
-  /** ms */
-  maxDelayMs: number;
-}
-
-/** 5 restarts a minute, after 0.5, 1, 2, 4, 8 s: a crash loop gives up within a minute. */
-export const DEFAULT_RESTART_POLICY: RestartPolicy = {
-  maxRestarts: 5,
-  windowMs: 60_000,
-  initialDelayMs: 500,
-  maxDelayMs: 10_000,
-};
 
 export interface ExitStatus {
   code: number | null;
@@ -41,9 +29,12 @@ export interface SupervisorHooks {
   /** One line of a child's output (without its newline). */
   line(name: string, stream: 'stdout' | 'stderr', text: string): void;
   info(message: string): void;
+  /** Worth a look: each crash (with the count and the delay before the restart), a forced kill. */
   warn(message: string): void;
-  /** A child crashed more often than the policy allows; the supervisor no longer restarts it. */
-  gaveUp(name: string, status: ExitStatus): void;
+  /** A child entered a crash loop: the loudest line there is (it is still restarted). */
+  error(message: string): void;
+  /** Every scheduled restart, for callers that track crashes (tests, metrics). */
+  restartScheduled?(name: string, status: ExitStatus, verdict: CrashVerdict): void;
 }
 
 export function describeExit(status: ExitStatus): string {
@@ -69,11 +60,23 @@ class SupervisedChild {
   process: ChildProcess | undefined;
   exited: Promise<ExitStatus> = Promise.resolve({ code: null, signal: null });
   restartTimer: NodeJS.Timeout | undefined;
-  /** Times (ms since epoch) of recent unexpected exits. */
-  crashes: number[] = [];
-  gaveUp = false;
+  /** Fires when a child that had crashed has stayed up `stableAfterMs`. */
+  stableTimer: NodeJS.Timeout | undefined;
+  readonly crashes: CrashHistory;
 
-  constructor(readonly spec: ChildSpec) {}
+  constructor(
+    readonly spec: ChildSpec,
+    policy: RestartPolicy,
+  ) {
+    this.crashes = new CrashHistory(policy);
+  }
+
+  clearTimers(): void {
+    clearTimeout(this.restartTimer);
+    clearTimeout(this.stableTimer);
+    this.restartTimer = undefined;
+    this.stableTimer = undefined;
+  }
 }
 
 export class Supervisor {
@@ -85,7 +88,7 @@ export class Supervisor {
     private readonly hooks: SupervisorHooks,
     private readonly policy: RestartPolicy = DEFAULT_RESTART_POLICY,
   ) {
-    for (const spec of specs) this.children.set(spec.name, new SupervisedChild(spec));
+    for (const spec of specs) this.children.set(spec.name, new SupervisedChild(spec, policy));
   }
 
   /** Spawns every child. */
@@ -107,10 +110,14 @@ export class Supervisor {
     if (proc.stdout) forEachLine(proc.stdout, (text) => this.hooks.line(name, 'stdout', text));
     if (proc.stderr) forEachLine(proc.stderr, (text) => this.hooks.line(name, 'stderr', text));
     proc.once('error', (err) => this.hooks.warn(`${name}: ${err.message}`));
+    if (child.crashes.streak > 0) {
+      child.stableTimer = setTimeout(() => this.stable(child), this.policy.stableAfterMs);
+    }
     child.exited = new Promise((resolve) => {
       // 'close', not 'exit': the output has been read to the end by then.
       proc.once('close', (code, signal) => {
         if (child.process === proc) child.process = undefined;
+        clearTimeout(child.stableTimer);
         const status = { code, signal };
         resolve(status);
         if (!this.stopping) this.crashed(child, status);
@@ -120,26 +127,36 @@ export class Supervisor {
 
   private crashed(child: SupervisedChild, status: ExitStatus): void {
     const { name } = child.spec;
-    const now = Date.now();
-    child.crashes = child.crashes.filter((at) => now - at < this.policy.windowMs);
-    if (child.crashes.length >= this.policy.maxRestarts) {
-      child.gaveUp = true;
-      this.hooks.warn(
-        `${name} exited (${describeExit(status)}): ${child.crashes.length + 1} crashes within ${this.policy.windowMs / 1000} s, not restarting it`,
-      );
-      this.hooks.gaveUp(name, status);
-      return;
-    }
-    const delay = Math.min(this.policy.initialDelayMs * 2 ** child.crashes.length, this.policy.maxDelayMs);
-    child.crashes.push(now);
+    const verdict = child.crashes.record(Date.now());
+    const window = formatDelay(this.policy.loopWindowMs);
     this.hooks.warn(
-      `${name} exited unexpectedly (${describeExit(status)}); restarting it in ${delay} ms ` +
-        `(restart ${child.crashes.length} of at most ${this.policy.maxRestarts} per ${this.policy.windowMs / 1000} s)`,
+      `${name} exited unexpectedly (${describeExit(status)}): crash ${verdict.streak} in a row, ` +
+        `${verdict.inWindow} within ${window}${verdict.looping ? ', crash-looping' : ''}; ` +
+        `restarting it in ${formatDelay(verdict.delayMs)}`,
     );
+    if (verdict.enteredLoop) {
+      this.hooks.error(
+        `${name} is CRASH-LOOPING (${verdict.inWindow} crashes within ${window}): it keeps being ` +
+          `restarted, at most ${formatDelay(this.policy.maxDelayMs)} apart, and the loop ends once it ` +
+          `stays up for ${formatDelay(this.policy.stableAfterMs)}; the other services keep running. ` +
+          'Its own output above says why it exits.',
+      );
+    }
+    this.hooks.restartScheduled?.(name, status, verdict);
     child.restartTimer = setTimeout(() => {
       child.restartTimer = undefined;
       if (!this.stopping) this.spawn(child);
-    }, delay);
+    }, verdict.delayMs);
+  }
+
+  private stable(child: SupervisedChild): void {
+    child.stableTimer = undefined;
+    const ended = child.crashes.markStable();
+    this.hooks.info(
+      `${child.spec.name} recovered: up for ${formatDelay(this.policy.stableAfterMs)} after ` +
+        `${ended.crashes} crash${ended.crashes === 1 ? '' : 'es'} in a row` +
+        `${ended.wasLooping ? ' (crash loop over)' : ''}`,
+    );
   }
 
   /**
@@ -148,7 +165,7 @@ export class Supervisor {
    */
   async stop(order: readonly (readonly string[])[], timeoutMs: number): Promise<void> {
     this.stopping = true;
-    for (const child of this.children.values()) clearTimeout(child.restartTimer);
+    for (const child of this.children.values()) child.clearTimers();
     const named = new Set(order.flat());
     const groups = [...order, [...this.children.keys()].filter((name) => !named.has(name))];
     for (const group of groups) {
@@ -175,7 +192,7 @@ export class Supervisor {
   killAll(): void {
     this.stopping = true;
     for (const child of this.children.values()) {
-      clearTimeout(child.restartTimer);
+      child.clearTimers();
       child.process?.kill('SIGKILL');
     }
   }

@@ -1,14 +1,24 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BalanceResponse, ListCapabilitiesResponse, usdFromMicros, WhoAmIResponse } from '@svc/contracts';
-import { freePort, readRuntimeInfo, runtimeInfoPath, SERVICE_NAMES, tcpAnswers } from '@svc/devstack';
+import { readRuntimeInfo, runtimeInfoPath, SERVICE_NAMES, tcpAnswers } from '@svc/devstack';
 import { createTestDatabase, deleteKeysWithPrefix, type TestDatabase, testRedisUrl } from '@svc/testkit';
 import { DEV_BALANCE_MICROS, DEV_CLIENT_NAME, devKeyPath, readDevKey } from '../src/dev-key';
 import { healthPortVariable } from '../src/env';
 import { isExecutableFile } from '../src/worker-runtimes';
+import {
+  answers200,
+  distinctFreePorts,
+  get,
+  groupAlive,
+  LauncherRun,
+  launcherLine,
+  parentPid,
+  showingOutput,
+  sleep,
+} from './support/launcher-run';
 
 // The README's first command, end to end: `pnpm start` from the workspace root, run the way a
 // terminal runs a foreground job (its own process group) against the test PostgreSQL and Redis, on
@@ -20,138 +30,10 @@ import { isExecutableFile } from '../src/worker-runtimes';
 // direct child; the inner pnpm, which gets the Ctrl-C twice (terminal and relay), SIGTERMs the
 // launcher mid-shutdown, which the launcher reports; and a relay that kills it shows as exit 143.
 
-const ROOT = path.resolve(__dirname, '../../..');
 // ms: one cold start of the stack (tsx compiling seven services at once) takes 10-20 s on 2 cores.
 const READY_TIMEOUT_MS = 60_000;
 // ms: a clean stop takes well under a second; services give up after SHUTDOWN_TIMEOUT_MS (10 s).
 const STOP_TIMEOUT_MS = 30_000;
-// ms: one HTTP request to the gateway.
-const REQUEST_TIMEOUT_MS = 10_000;
-const POLL_MS = 200;
-
-interface ExitStatus {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Whether any process of the group is alive (kill(-pgid, 0): ESRCH means the group is empty). */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (err) {
-    // Not `instanceof Error`: errors from Node's own functions come from outside jest's sandbox realm.
-    if (typeof err === 'object' && err !== null && 'code' in err && err.code === 'ESRCH') return false;
-    throw err;
-  }
-}
-
-/** The parent pid of a live process (`ps`: Linux and macOS). */
-function parentPid(pid: number): number {
-  return Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8' }).trim());
-}
-
-/** One `pnpm start`, in its own process group; its stdout and stderr captured as one text. */
-class LauncherRun {
-  readonly child: ChildProcess;
-  /** The process group: pnpm's pid (detached makes it the group leader). */
-  readonly pgid: number;
-  output = '';
-  status: ExitStatus | undefined;
-  readonly exited: Promise<ExitStatus>;
-
-  constructor(env: NodeJS.ProcessEnv) {
-    this.child = spawn('pnpm', ['start'], {
-      cwd: ROOT,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    if (this.child.pid === undefined) throw new Error('pnpm start did not spawn');
-    this.pgid = this.child.pid;
-    const append = (chunk: Buffer): void => {
-      this.output += chunk.toString('utf8');
-    };
-    this.child.stdout?.on('data', append);
-    this.child.stderr?.on('data', append);
-    // 'close': the output has been read to its end by then.
-    this.exited = new Promise((resolve) => {
-      this.child.once('close', (code, signal) => {
-        this.status = { code, signal };
-        resolve(this.status);
-      });
-    });
-  }
-
-  /** Polls `condition` until it holds; fails naming `what` (with the output) on timeout or exit. */
-  async waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (await condition()) return;
-      if (this.status !== undefined) {
-        throw new Error(`pnpm start exited (${JSON.stringify(this.status)}) before ${what}:\n${this.output}`);
-      }
-      if (Date.now() >= deadline) throw new Error(`no ${what} within ${timeoutMs} ms:\n${this.output}`);
-      await sleep(POLL_MS);
-    }
-  }
-
-  /** The exit status, or a timeout status (code and signal null, `timedOut`) after `timeoutMs`. */
-  async exitWithin(timeoutMs: number): Promise<ExitStatus & { timedOut?: true }> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<ExitStatus & { timedOut: true }>((resolve) => {
-      timer = setTimeout(() => resolve({ code: null, signal: null, timedOut: true }), timeoutMs);
-    });
-    try {
-      return await Promise.race([this.exited, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** afterAll: SIGKILL whatever of the group is still alive. */
-  async kill(): Promise<void> {
-    if (groupAlive(this.pgid)) process.kill(-this.pgid, 'SIGKILL');
-    await this.exitWithin(5_000);
-  }
-}
-
-async function get(url: string, apiKey?: string): Promise<{ status: number; json: unknown }> {
-  const headers: Record<string, string> = apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
-  const response = await fetch(url, { headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { status: response.status, json };
-}
-
-async function answers200(url: string): Promise<boolean> {
-  try {
-    return (await get(url)).status === 200;
-  } catch {
-    return false;
-  }
-}
-
-/** Distinct free loopback ports (freePort() alone may hand the same one out twice). */
-async function distinctFreePorts(count: number): Promise<number[]> {
-  const ports = new Set<number>();
-  while (ports.size < count) ports.add(await freePort());
-  return [...ports];
-}
-
-/** A `launcher     | <message>` line of the launcher's own output. */
-function launcherLine(message: string): RegExp {
-  return new RegExp(`^launcher +\\| ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm');
-}
 
 let database: TestDatabase;
 let dataDir: string;
@@ -175,18 +57,6 @@ async function waitUntilReady(run: LauncherRun): Promise<void> {
     () => run.output.includes('Capability service is ready at'),
     READY_TIMEOUT_MS,
   );
-}
-
-/** Runs `checks`; a failure carries what `pnpm start` printed, which is what explains it. */
-async function showingOutput(run: LauncherRun, checks: () => Promise<void>): Promise<void> {
-  try {
-    await checks();
-  } catch (err) {
-    if (typeof err === 'object' && err !== null && 'message' in err && typeof err.message === 'string') {
-      err.message += `\n\nOutput of pnpm start:\n${run.output}`;
-    }
-    throw err;
-  }
 }
 
 /**
@@ -311,14 +181,17 @@ describe('pnpm start', () => {
 
       expect(fs.existsSync(runtimeInfoPath(dataDir))).toBe(true);
       // What the launcher writes with an external PostgreSQL and Redis, all of it in DATA_DIR: the
-      // key, the artifact link secret (a secret too: 0600), runtime.json, and the object store.
+      // key, the artifact link secret and the bus encryption key (secrets too: 0600), runtime.json,
+      // and the object store.
       expect(fs.readdirSync(dataDir).sort()).toEqual([
         'artifact-link-secret',
+        'bus-encryption-key',
         'dev-key.json',
         'objects',
         'runtime.json',
       ]);
       expect(fs.statSync(path.join(dataDir, 'artifact-link-secret')).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(path.join(dataDir, 'bus-encryption-key')).mode & 0o777).toBe(0o600);
     },
     READY_TIMEOUT_MS + 30_000,
   );

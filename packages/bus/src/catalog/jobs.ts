@@ -19,14 +19,21 @@ import { z } from 'zod';
 
 /**
  * Every background job type, by name (queue `jobs.<name>`): payload and result schemas plus the
- * queue options of that job. Payloads carry ids and small scalars only (the handler reloads state;
- * large data lives in storage; never secrets). Payloads evolve additively so jobs already queued
+ * queue options of that job. Payloads carry ids and small scalars, and a capability's input (the
+ * bus seals every payload in Redis, sealing.ts; large data lives in storage; never secrets). Results
+ * are stored as they are: they never hold client data. Payloads evolve additively so jobs already queued
  * still parse. Job ids used for deduplication must not contain `:` (BullMQ rejects them).
  */
 export interface JobDefinition<Payload extends z.ZodType = z.ZodType, Result extends z.ZodType = z.ZodType> {
   payload: Payload;
   result: Result;
   options: Pick<JobsOptions, 'attempts' | 'backoff' | 'removeOnComplete' | 'removeOnFail'>;
+  /**
+   * The payload holds client data (capability input, run results): once the job has finished for
+   * good its retained copy keeps no payload (issue 13, "completed and failed jobs keep no input").
+   * Payloads are sealed in Redis either way (sealing.ts).
+   */
+  dropDataWhenFinished?: boolean;
 }
 
 /**
@@ -116,6 +123,16 @@ const capabilityJobOptions = {
 /** What every capability job answers (outcomes travel as `runs.report` jobs). */
 const CapabilityJobResult = z.object({ outcome: z.enum(['completed', 'failed', 'cancelled', 'skipped']) });
 
+/** A capability job: its payload is the client's input (dropped once the job has finished). */
+function capabilityJob<Payload extends z.ZodType>(payload: Payload) {
+  return {
+    payload,
+    result: CapabilityJobResult,
+    options: capabilityJobOptions,
+    dropDataWhenFinished: true,
+  } as const satisfies JobDefinition;
+}
+
 export const jobCatalog = {
   /** Round trip through a job queue, for tests and `pnpm bench`. */
   'system.echo': {
@@ -129,46 +146,30 @@ export const jobCatalog = {
    * job-level attempts cover a worker that crashed or stalled mid-run (the per-apex cache makes a
    * repeat cheap). Outcomes travel as `runs.report` jobs, not as this job's result.
    */
-  'capability.crt': {
-    payload: z.object({
+  'capability.crt': capabilityJob(
+    z.object({
       run_id: Uuid,
       apex: Hostname,
       include_first_seen: z.boolean(),
       limit: z.number().int().min(1).max(CRT_MAX_LIMIT),
     }),
-    result: CapabilityJobResult,
-    options: capabilityJobOptions,
-  },
+  ),
   /** Queue `jobs.capability.pii-redact`: one pii-redact run (runtime node). */
-  'capability.pii-redact': {
-    payload: z.object({ run_id: Uuid, input: PiiRedactInput }),
-    result: CapabilityJobResult,
-    options: capabilityJobOptions,
-  },
+  'capability.pii-redact': capabilityJob(z.object({ run_id: Uuid, input: PiiRedactInput })),
   /** Queue `jobs.capability.html-to-pdf`: one html-to-pdf run (runtime browser: only browser workers consume it). */
-  'capability.html-to-pdf': {
-    payload: z.object({ run_id: Uuid, input: HtmlToPdfInput }),
-    result: CapabilityJobResult,
-    options: capabilityJobOptions,
-  },
+  'capability.html-to-pdf': capabilityJob(z.object({ run_id: Uuid, input: HtmlToPdfInput })),
   /** Queue `jobs.capability.pdf-extract-text`: text per page of one uploaded PDF (runtime node). */
-  'capability.pdf-extract-text': {
-    payload: z.object({ run_id: Uuid, input: PdfExtractTextInput, files: z.array(ResolvedFile).length(1) }),
-    result: CapabilityJobResult,
-    options: capabilityJobOptions,
-  },
+  'capability.pdf-extract-text': capabilityJob(
+    z.object({ run_id: Uuid, input: PdfExtractTextInput, files: z.array(ResolvedFile).length(1) }),
+  ),
   /** Queue `jobs.capability.image-thumbnail`: thumbnails of uploaded images with sharp (runtime node). */
-  'capability.image-thumbnail': {
-    payload: z.object({ run_id: Uuid, input: ImageThumbnailInput, files: z.array(ResolvedFile).min(1) }),
-    result: CapabilityJobResult,
-    options: capabilityJobOptions,
-  },
+  'capability.image-thumbnail': capabilityJob(
+    z.object({ run_id: Uuid, input: ImageThumbnailInput, files: z.array(ResolvedFile).min(1) }),
+  ),
   /** Queue `jobs.capability.csv-profile`: a streamed profile of one uploaded CSV (runtime node). */
-  'capability.csv-profile': {
-    payload: z.object({ run_id: Uuid, input: CsvProfileInput, files: z.array(ResolvedFile).length(1) }),
-    result: CapabilityJobResult,
-    options: capabilityJobOptions,
-  },
+  'capability.csv-profile': capabilityJob(
+    z.object({ run_id: Uuid, input: CsvProfileInput, files: z.array(ResolvedFile).length(1) }),
+  ),
   /**
    * Queue `jobs.uploads.cleanup`: a repeatable job (uploads service) that expires sessions never
    * uploaded, deletes the bytes of complete uploads no run used after their retention, and artifacts
@@ -199,11 +200,15 @@ export const jobCatalog = {
     result: z.object({ applied: z.boolean() }),
     options: { ...transientRetry, attempts: 10, ...retention },
   },
-  /** Queue `jobs.runs.report`: workers → orchestrator, every state change of a run (RunReport). */
+  /**
+   * Queue `jobs.runs.report`: workers → orchestrator, every state change of a run (RunReport). A
+   * `completed` report carries the run's result (client data): dropped once applied.
+   */
   'runs.report': {
     payload: RunReport,
     result: z.object({ applied: z.boolean() }),
     options: { ...transientRetry, ...retention },
+    dropDataWhenFinished: true,
   },
 } as const satisfies Record<string, JobDefinition>;
 

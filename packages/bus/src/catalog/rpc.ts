@@ -90,6 +90,12 @@ export const IssueQuoteRequest = z.object({
   input_hash: InputHash,
   /** How the price was reached; stored with the quote and shown with it. */
   price_detail: PriceDetail.optional(),
+  /**
+   * True when the quote is issued for a run being recorded (a free run without a quote_id: its id is
+   * the run id). Such a quote is kept with its run; an unused one is deleted some time after it
+   * expires (wallet quote-cleanup.ts, issue 13). Optional: requests queued before it still parse.
+   */
+  for_run: z.boolean().optional(),
 });
 
 /**

@@ -1,10 +1,11 @@
-import { AppError, formatZodError, ServiceUnavailableError } from '@svc/errors';
+import { AppError, formatZodError, InternalError, ServiceUnavailableError } from '@svc/errors';
 import type { Job, QueueEvents } from 'bullmq';
 import type { z } from 'zod';
 import { type Bus, busInternals } from '../bus';
 import { type RpcCatalog, type RpcService, rpcCatalog } from '../catalog/rpc';
 import { rpcQueueName } from '../names';
 import { safeParseWith } from '../schema';
+import { sealingContext } from '../sealing';
 import { decodeReply } from './envelope';
 import { RPC_JOB_OPTIONS } from './job-options';
 import type { MethodName, RpcJobData, RpcMethods } from './types';
@@ -22,7 +23,8 @@ export interface RpcClient<Methods extends RpcMethods> {
   /**
    * Sends `request` to the service and returns its parsed answer. Throws: TypeError for a request
    * that does not match the schema (a programming error: callers validate user input first); the
-   * remote AppError (same class and status) for a domain error; ServiceUnavailableError (503) when
+   * remote AppError (same class and status) for a domain error; InternalError (500) for a request
+   * that cannot be encoded (too deep, a cycle), never 503; ServiceUnavailableError (503) when
    * the bus is down, no responder answers within `timeoutMs`, or the answer is malformed.
    */
   call<M extends MethodName<Methods>>(
@@ -67,15 +69,27 @@ function createClient<Methods extends RpcMethods>(
         throw new TypeError(`invalid ${service}.${method} request: ${formatZodError(parsed.error)}`);
       }
       const deadline = Date.now() + timeoutMs;
-      const data: RpcJobData = { request: parsed.data, deadline };
+      const envelope: RpcJobData = { request: parsed.data, deadline };
 
       let job: Job;
       let waitFor: QueueEvents;
       try {
+        // Sealed: requests carry client input (quote, start run) and stay in Redis while retained.
+        // Sealing is where the request is encoded (JSON.stringify), hence inside this try.
+        const data = internals.sealer.seal(
+          envelope,
+          sealingContext.rpcRequest(bus.prefix, queueName, method),
+        );
         await internals.readyProducer(timeoutMs);
         waitFor = await internals.queueEvents(queueName);
         job = await internals.queue(queueName).add(method, data, RPC_JOB_OPTIONS);
       } catch (err) {
+        // A request BullMQ cannot encode (JSON.stringify: RangeError past ~4,000 levels of nesting,
+        // TypeError for a BigInt or a cycle) is the caller's input or our bug, not an outage: a 503
+        // with Retry-After would invite retrying it forever (issue 13 finding 3). 500, logged.
+        if (err instanceof RangeError || err instanceof TypeError) {
+          throw new InternalError(`could not encode the ${service}.${method} request`, { cause: err });
+        }
         internals.logger.warn({ err: errorMessage(err), service, method }, 'rpc: could not send request');
         throw unavailable(err);
       }
@@ -96,7 +110,7 @@ function createClient<Methods extends RpcMethods>(
         throw unavailable(err);
       }
 
-      const decoded = decodeReply(reply);
+      const decoded = decodeReply(openReply(reply, method, job.id ?? ''));
       if (!decoded) {
         internals.logger.error({ service, method }, 'rpc: malformed reply envelope');
         throw unavailable();
@@ -113,6 +127,16 @@ function createClient<Methods extends RpcMethods>(
       return answer.data;
     },
   };
+
+  /** The reply envelope, opened; undefined when it does not open (then treated as malformed). */
+  function openReply(reply: unknown, method: string, jobId: string): unknown {
+    try {
+      return internals.sealer.open(reply, sealingContext.rpcReply(bus.prefix, queueName, method, jobId));
+    } catch (err) {
+      internals.logger.error({ service, method, err: errorMessage(err) }, 'rpc: reply does not open');
+      return undefined;
+    }
+  }
 }
 
 /** Best effort: a waiting job is removed; an active one cannot be (it is locked) and will be dropped. */

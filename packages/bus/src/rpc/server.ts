@@ -4,6 +4,7 @@ import {
   formatZodError,
   InternalError,
   ServiceUnavailableError,
+  storeUnavailableError,
 } from '@svc/errors';
 import type { Logger } from '@svc/log';
 import { type Job, Worker } from 'bullmq';
@@ -12,6 +13,7 @@ import { type Bus, busInternals, type ConsumerHandle } from '../bus';
 import { type RpcCatalog, type RpcService, rpcCatalog } from '../catalog/rpc';
 import { rpcQueueName } from '../names';
 import { safeParseWith } from '../schema';
+import { type SealedValue, sealingContext } from '../sealing';
 import { errorReply, okReply, type RpcReply } from './envelope';
 import type { HandledMethodName, RpcContext, RpcHandlers, RpcMethods } from './types';
 
@@ -65,8 +67,21 @@ function serve<Methods extends RpcMethods>(
   const isHandled = (name: string): name is HandledMethodName<Methods> =>
     name !== 'ping' && Object.hasOwn(handlers, name) && Object.hasOwn(methods, name);
 
-  const processJob = async (job: Job): Promise<RpcReply> => {
-    const data = RpcJobDataSchema.safeParse(job.data);
+  const queueName = rpcQueueName(service);
+  const sealer = internals.sealer;
+  // Replies are sealed too: they carry client data (runs with their input and result, receipts) and
+  // stay in the job hash and the queue's events stream after the caller read them.
+  const processJob = async (job: Job): Promise<SealedValue> =>
+    sealer.seal(await answer(job), sealingContext.rpcReply(bus.prefix, queueName, job.name, job.id ?? ''));
+
+  const answer = async (job: Job): Promise<RpcReply> => {
+    let opened: unknown;
+    try {
+      opened = sealer.open(job.data, sealingContext.rpcRequest(bus.prefix, queueName, job.name));
+    } catch (err) {
+      return errorReply(new BadRequestError(`RPC job does not open: ${errorText(err)}`));
+    }
+    const data = RpcJobDataSchema.safeParse(opened);
     if (!data.success)
       return errorReply(new BadRequestError(`malformed RPC job: ${formatZodError(data.error)}`));
     const { request, deadline } = data.data;
@@ -83,10 +98,10 @@ function serve<Methods extends RpcMethods>(
     if (!isHandled(job.name))
       return errorReply(new BadRequestError(`unknown RPC method ${service}.${job.name}`));
     const context: RpcContext = { deadline, requestId: job.id ?? '' };
-    return runMethod(methods, handlers, job.name, request, context, logger);
+    return runMethod(methods, handlers, job.name, request, context, logger, service);
   };
 
-  const worker = new Worker(rpcQueueName(service), processJob, {
+  const worker = new Worker(queueName, processJob, {
     connection: internals.blockingConnection(),
     prefix: internals.prefix,
     concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
@@ -102,6 +117,8 @@ async function runMethod<Methods extends RpcMethods, M extends HandledMethodName
   raw: unknown,
   context: RpcContext,
   logger: Logger,
+  /** The answering service, named in a 503 when its store is unreachable. */
+  service: string,
 ): Promise<RpcReply> {
   const definition = methods[method];
   if (!definition) return errorReply(new BadRequestError(`unknown RPC method ${method}`));
@@ -118,7 +135,18 @@ async function runMethod<Methods extends RpcMethods, M extends HandledMethodName
     );
   } catch (err) {
     if (err instanceof AppError) return errorReply(err);
+    // PostgreSQL or Redis unreachable: 503 naming the store, so the caller answers 503 + Retry-After
+    // (decisions D1) rather than 500; logged without the driver's stack (one line per request).
+    const unavailable = storeUnavailableError(err, service);
+    if (unavailable !== undefined) {
+      logger.warn({ method, err: errorText(err) }, `rpc: ${unavailable.message}`);
+      return errorReply(unavailable);
+    }
     logger.error({ method, err }, 'rpc: handler failed');
   }
   return errorReply(new InternalError('internal error'));
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

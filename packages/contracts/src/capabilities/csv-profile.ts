@@ -1,18 +1,27 @@
 import { z } from 'zod';
-import { UploadId } from '../uploads';
+import { CsvDelimiter, UploadId } from '../uploads';
 
 /** Largest CSV `csv-profile` accepts (200 MiB: read as a stream, never whole). */
 export const CSV_MAX_BYTES = 200 * 1024 * 1024;
 /** Distinct values counted exactly per column; beyond it `distinct_exact` is false (a lower bound). */
 export const CSV_DISTINCT_LIMIT = 10_000;
+/**
+ * Columns one record may have: a quote or run for a CSV with a wider record is refused (422, from the
+ * upload's facts), and the worker fails the run at such a record as it reads.
+ */
 export const CSV_MAX_COLUMNS = 500;
+/**
+ * characters: the longest record csv-parse buffers (1 MiB). Bounds memory on a file whose quote
+ * never closes (the parser would otherwise hold the rest of the file as one field).
+ */
+export const CSV_MAX_RECORD_CHARACTERS = 1024 * 1024;
 export const CSV_CONTENT_TYPES = ['text/csv'] as const;
 
 /** Input of `csv-profile`: one uploaded CSV file. */
 export const CsvProfileInput = z
   .object({
     upload_id: UploadId.describe('upload_id of a completed upload session of this capability (text/csv).'),
-    delimiter: z.enum([',', ';', '\t', '|']).default(',').describe('Field delimiter.'),
+    delimiter: CsvDelimiter.default(',').describe('Field delimiter.'),
     has_header: z.boolean().default(true).describe('The first row names the columns.'),
     sample_rows: z
       .number()

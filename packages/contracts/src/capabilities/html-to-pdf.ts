@@ -18,9 +18,14 @@ export const HtmlToPdfInput = z
       .refine((html) => Buffer.byteLength(html, 'utf8') <= HTML_MAX_BYTES, {
         message: `must be at most ${HTML_MAX_BYTES} bytes of UTF-8`,
       })
-      .describe(
-        'A complete HTML document. Inline styles and data: URLs render; network requests are blocked.',
-      ),
+      // JSON Schema counts characters, not bytes: every character is at least one byte of UTF-8, so
+      // maxLength is the part of the byte limit a schema can state; the description states the rest.
+      .meta({
+        maxLength: HTML_MAX_BYTES,
+        description:
+          `A complete HTML document of at most ${HTML_MAX_BYTES} bytes of UTF-8 (so at most ${HTML_MAX_BYTES} ` +
+          'characters, fewer outside ASCII). Inline styles and data: URLs render; network requests are blocked.',
+      }),
     format: z.enum(['A4', 'Letter', 'Legal']).default('A4').describe('Paper size.'),
     landscape: z.boolean().default(false),
     print_background: z.boolean().default(true).describe('Print background colours and images.'),

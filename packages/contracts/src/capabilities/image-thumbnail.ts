@@ -28,7 +28,10 @@ export const ImageThumbnailInput = z
       .min(1)
       .max(IMAGE_MAX_FILES)
       .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat an upload_id' })
-      .describe('upload_ids of completed upload sessions of this capability (JPEG, PNG or WebP).'),
+      .meta({
+        uniqueItems: true,
+        description: 'upload_ids of completed upload sessions of this capability (JPEG, PNG or WebP).',
+      }),
     sizes: z
       .array(ThumbnailSize)
       .min(1)

@@ -17,13 +17,21 @@ export const PiiRedactInput = z
       .refine((text) => characterCount(text) <= PII_MAX_CHARACTERS, {
         message: `must be at most ${PII_MAX_CHARACTERS} characters`,
       })
-      .describe('The text to redact (plain text, up to 200,000 characters).'),
+      // JSON Schema's maxLength counts characters as code points (RFC 8259), as the check above does.
+      .meta({
+        maxLength: PII_MAX_CHARACTERS,
+        description: 'The text to redact (plain text, up to 200,000 characters).',
+      }),
     types: z
       .array(PiiType)
       .min(1)
+      .max(PII_TYPES.length)
       .default([...PII_TYPES])
       .refine((types) => new Set(types).size === types.length, { message: 'must not repeat a type' })
-      .describe('Kinds of data to redact; default all: email, phone, iban, card.'),
+      .meta({
+        uniqueItems: true,
+        description: 'Kinds of data to redact; default all: email, phone, iban, card.',
+      }),
     style: z
       .enum(['label', 'mask'])
       .default('label')

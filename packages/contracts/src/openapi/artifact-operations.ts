@@ -40,6 +40,7 @@ export const artifactOperations: readonly ApiOperation[] = [
     method: 'get',
     path: '/api/artifacts/{artifact_id}/download',
     operationId: 'downloadArtifact',
+    rateLimit: 'transfers',
     summary: 'Download an artifact (a link from the manifest)',
     description:
       "Follow a `download_url` of the manifest as is, with the same client's API key. The link is signed " +

@@ -1,5 +1,6 @@
 import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { API_VERSION } from '../common';
+import { JSON_INPUT_RULES_MARKDOWN } from '../json-limits';
 import { keepOpenObjectsOpen } from '../json-schema';
 import { accountOperations } from './account-operations';
 import { artifactOperations } from './artifact-operations';
@@ -55,6 +56,8 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = apiOp
           "Which scope each operation requires (spec §5.3; the same as each operation's " +
             '`x-required-scopes`, and as `x-scopes` at the top of this document).',
           scopeTableMarkdown(operations),
+          '## Input bounds',
+          JSON_INPUT_RULES_MARKDOWN,
         ].join('\n\n'),
       },
       // Scope → operations that require it ("METHOD path"), generated from the operations.

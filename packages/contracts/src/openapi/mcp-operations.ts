@@ -7,6 +7,7 @@ export const mcpOperations: readonly ApiOperation[] = [
     method: 'post',
     path: '/mcp',
     operationId: 'mcp',
+    rateLimit: 'per-tool-call',
     summary: 'MCP over streamable HTTP',
     description:
       'The same contract as this API for MCP clients (client configuration: type `streamable-http`, this ' +

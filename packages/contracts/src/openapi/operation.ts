@@ -7,11 +7,33 @@ import type {
   ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import { ErrorResponse, type Scope } from '../common';
+import {
+  type RateLimitClass,
+  RateLimitHeaders,
+  rateLimitClassOf,
+  TooManyRequestsHeaders,
+} from './rate-limits';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** Error statuses an operation may declare; each is answered with an ErrorResponse body. */
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 500 | 502 | 503 | 504;
+export type ErrorStatus =
+  | 400
+  | 401
+  | 402
+  | 403
+  | 404
+  | 405
+  | 408
+  | 409
+  | 413
+  | 415
+  | 422
+  | 429
+  | 500
+  | 502
+  | 503
+  | 504;
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Malformed request (e.g. a body that is not JSON).',
@@ -20,10 +42,14 @@ const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   403: 'The API key lacks a required scope.',
   404: 'Not found.',
   405: 'Method not allowed on this path.',
+  408: 'The request (its body) did not arrive in time; send it again.',
   409: 'Conflict with the current state (e.g. the same idempotency key still in flight).',
   413: 'Request body too large.',
   415: 'The body is not application/json.',
   422: 'Invalid parameters or body; `error` names each offending field.',
+  429:
+    'Rate limit: the budget this request spends from is used up for now; `error` names the budget, its ' +
+    'limit and when to retry, as `Retry-After` does.',
   500: 'Internal error; details are logged, never returned.',
   502: 'An outside provider the capability depends on failed or is unavailable.',
   503: 'A backing service is unavailable or timed out; retry later.',
@@ -97,6 +123,12 @@ export interface ApiOperation {
    * in place of the generic description; only for statuses listed in `errors`.
    */
   errorNotes?: Partial<Record<ErrorStatus, string>>;
+  /**
+   * The rate-limit budget the operation spends from (rate-limits.ts). Omitted: `reads` for a GET;
+   * any other method must declare one. Every operation but `exempt` ones answers 429 and carries
+   * the RateLimit headers, so neither is listed in `errors`.
+   */
+  rateLimit?: RateLimitClass;
 }
 
 function scopeSentence(scopes: readonly Scope[]): string {
@@ -118,12 +150,19 @@ function binaryContent(mediaTypes: readonly string[]): ZodOpenApiContentObject {
   return Object.fromEntries(mediaTypes.map((type) => [type, {}]));
 }
 
-function successResponse(success: JsonResponse | BinaryResponse): ZodOpenApiResponseObject {
-  if ('schema' in success) return jsonResponse(success);
+function successResponse(success: JsonResponse | BinaryResponse, limited: boolean): ZodOpenApiResponseObject {
+  // A limited operation's answers all carry RateLimit and RateLimit-Policy (the gateway sets them first).
+  const headers =
+    limited && success.headers
+      ? success.headers.extend(RateLimitHeaders.shape)
+      : limited
+        ? RateLimitHeaders
+        : success.headers;
+  if ('schema' in success) return jsonResponse({ ...success, ...(headers ? { headers } : {}) });
   return {
     description: success.description,
     content: binaryContent(success.binary),
-    ...(success.headers ? { headers: success.headers } : {}),
+    ...(headers ? { headers } : {}),
   };
 }
 
@@ -154,6 +193,20 @@ function authSentence(auth: OperationAuth): string {
   }
 }
 
+function rateLimitSentence(rateLimit: RateLimitClass): string {
+  switch (rateLimit) {
+    case 'exempt':
+      return 'Not rate-limited.';
+    case 'per-tool-call':
+      return (
+        "Rate limit: each JSON-RPC message spends one point of the budget of its tool's REST twin " +
+        '(any other message: `reads`); a call over budget is an `isError` result with the 429 message.'
+      );
+    default:
+      return `Rate limit: spends one point of the \`${rateLimit}\` budget (429 when it is used up).`;
+  }
+}
+
 /** A three-digit HTTP status as a key of an OpenAPI responses object. */
 function isStatusKey(key: string): key is `${1 | 2 | 3 | 4 | 5}${string}` {
   return /^[1-5][0-9][0-9]$/.test(key);
@@ -161,10 +214,21 @@ function isStatusKey(key: string): key is `${1 | 2 | 3 | 4 | 5}${string}` {
 
 /** Renders one ApiOperation as a zod-openapi operation object. */
 export function toOpenApiOperation(op: ApiOperation): ZodOpenApiOperationObject {
-  const responses: ZodOpenApiResponsesObject = { [`${op.success.status}`]: successResponse(op.success) };
+  const rateLimit = rateLimitClassOf(op);
+  const limited = rateLimit !== 'exempt';
+  const responses: ZodOpenApiResponsesObject = {
+    [`${op.success.status}`]: successResponse(op.success, limited),
+  };
   for (const status of op.errors) {
     const description = op.errorNotes?.[status] ?? ERROR_DESCRIPTIONS[status];
     responses[`${status}`] = jsonResponse({ description, schema: ErrorResponse });
+  }
+  if (limited && !op.errors.includes(429)) {
+    responses['429'] = jsonResponse({
+      description: ERROR_DESCRIPTIONS[429],
+      schema: ErrorResponse,
+      headers: TooManyRequestsHeaders,
+    });
   }
   const declared = new Set<number>(op.errors);
   for (const status of Object.keys(op.errorNotes ?? {})) {
@@ -178,11 +242,15 @@ export function toOpenApiOperation(op: ApiOperation): ZodOpenApiOperationObject 
   const operation: ZodOpenApiOperationObject = {
     operationId: op.operationId,
     summary: op.summary,
-    description: [op.description, authSentence(op.auth)].filter(Boolean).join('\n\n'),
+    description: [op.description, authSentence(op.auth), rateLimitSentence(rateLimit)]
+      .filter(Boolean)
+      .join('\n\n'),
     tags: op.tags,
     responses,
     security: securityOf(op.auth),
     'x-required-scopes': op.auth.kind === 'key' ? [...op.auth.scopes] : [],
+    // The budget (README "Rate limits"); `per-tool-call`: each MCP message spends from its tool's.
+    'x-rate-limit-budget': rateLimit,
   };
   if (op.params) operation.requestParams = op.params;
   if (op.body) {

@@ -24,6 +24,7 @@ export const quoteRunOperations: readonly ApiOperation[] = [
     method: 'post',
     path: '/api/capabilities/{slug}/quote',
     operationId: 'quoteCapability',
+    rateLimit: 'quotes',
     summary: 'Quote a capability input: price and wallet clearance',
     description:
       "Validates `input` against the capability's `input_schema`, prices it (see `price_detail`) and checks " +
@@ -48,6 +49,7 @@ export const quoteRunOperations: readonly ApiOperation[] = [
     method: 'post',
     path: '/api/capabilities/{slug}/run',
     operationId: 'runCapability',
+    rateLimit: 'runs',
     summary: 'Run a capability with its quote',
     description:
       'Starts a run of any capability except `crt`, which has its own endpoint. Send exactly the quoted ' +

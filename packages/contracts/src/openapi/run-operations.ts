@@ -24,11 +24,14 @@ export const runOperations: readonly ApiOperation[] = [
     method: 'post',
     path: '/api/capabilities/crt/run',
     operationId: 'runCrt',
+    rateLimit: 'runs',
     summary: 'Run crt: certificate-transparency hostnames for one apex domain',
     description:
       'Runs the free `crt` capability and answers when the run has completed. `input.apex` must be a ' +
-      'registrable domain (eTLD+1, Public Suffix List ICANN and PRIVATE sections). A valid `quote_id` becomes ' +
-      'the run ID. With `Idempotency-Key`, a repeated identical request answers `CrtReplayRunResponse` for the ' +
+      'registrable domain (eTLD+1, Public Suffix List ICANN and PRIVATE sections). A `quote_id` the caller got ' +
+      'from POST /api/capabilities/crt/quote for this input becomes the run ID; an unknown one, or another ' +
+      "client's, answers 404 `unknown quote_id` (as on every run). With `Idempotency-Key`, a repeated " +
+      'identical request answers `CrtReplayRunResponse` for the ' +
       'original run (header `Idempotent-Replayed: true`) and does no new work. When the run outlives the ' +
       'server-side wait it answers 202 with the run status and a `Location` to poll. When every certificate ' +
       'provider fails the run is `failed` and the answer is 502.',
@@ -55,7 +58,7 @@ export const runOperations: readonly ApiOperation[] = [
         headers: RunLocationHeader,
       },
     },
-    errors: [400, 401, 403, 409, 413, 415, 422, 500, 502, 503],
+    errors: [400, 401, 403, 404, 409, 413, 415, 422, 500, 502, 503],
   },
   {
     method: 'get',
@@ -75,6 +78,7 @@ export const runOperations: readonly ApiOperation[] = [
     method: 'post',
     path: '/api/capability-runs/{run_id}/cancel',
     operationId: 'cancelRun',
+    rateLimit: 'runs',
     summary: 'Cancel a run',
     description:
       'A queued or retrying run is cancelled at once (200, status `cancelled`; a held price is released). A ' +

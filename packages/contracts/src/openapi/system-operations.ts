@@ -8,6 +8,7 @@ export const systemOperations: readonly ApiOperation[] = [
     method: 'get',
     path: '/healthz',
     operationId: 'health',
+    rateLimit: 'exempt',
     summary: 'Liveness',
     tags: ['system'],
     auth: { kind: 'public' },
@@ -18,13 +19,25 @@ export const systemOperations: readonly ApiOperation[] = [
     method: 'get',
     path: '/readyz',
     operationId: 'readiness',
+    rateLimit: 'exempt',
     summary: 'Readiness',
-    description: 'Checks the dependencies (database, Redis, backing services).',
+    description:
+      "Checks this gateway's own dependencies (database, Redis) and reports each backing service in " +
+      '`services` (ready when one of its instances reported ready within the last 15 s). A backing ' +
+      'service that is down or crash-looping shows there as `ok: false` without making the gateway ' +
+      'unready: operations that do not need it keep working.',
     tags: ['system'],
     auth: { kind: 'public' },
-    success: { status: 200, description: 'Every dependency answers.', schema: ReadinessResponse },
+    success: {
+      status: 200,
+      description: "The gateway's own dependencies answer (see `services` for the backing services).",
+      schema: ReadinessResponse,
+    },
     otherResponses: {
-      503: { description: 'At least one dependency failed; `checks` names it.', schema: ReadinessResponse },
+      503: {
+        description: "At least one of the gateway's own dependencies failed; `checks` names it.",
+        schema: ReadinessResponse,
+      },
     },
     errors: [],
   },
@@ -32,6 +45,7 @@ export const systemOperations: readonly ApiOperation[] = [
     method: 'get',
     path: '/openapi.json',
     operationId: 'openApiDocument',
+    rateLimit: 'exempt',
     summary: 'This OpenAPI 3.1 document',
     tags: ['system'],
     auth: { kind: 'public' },

@@ -14,6 +14,7 @@ export const uploadOperations: readonly ApiOperation[] = [
     method: 'post',
     path: '/api/capabilities/{slug}/upload-session',
     operationId: 'createUploadSession',
+    rateLimit: 'transfers',
     summary: 'Open an upload session for one file of a capability',
     description:
       "Checks the file (`filename`, `content_type`, `size_bytes`) against the capability's " +
@@ -45,6 +46,7 @@ export const uploadOperations: readonly ApiOperation[] = [
     method: 'put',
     path: '/api/capability-uploads/{upload_id}',
     operationId: 'putUploadBytes',
+    rateLimit: 'transfers',
     summary: 'Upload the bytes of a session',
     description:
       'Send exactly the declared bytes as the raw body, with the `Content-Type` and `Content-Length` the ' +
@@ -63,11 +65,16 @@ export const uploadOperations: readonly ApiOperation[] = [
         'text/csv); `Content-Length` must be its size_bytes.',
     },
     success: { status: 200, description: 'The stored upload, now complete.', schema: UploadResponse },
-    errors: [401, 409, 413, 415, 422, 500, 503],
+    errors: [401, 408, 409, 413, 415, 422, 500, 503],
     errorNotes: {
       401:
         'No upload token, an API key instead of the upload token, or a token that is not valid for this ' +
         'upload (the same answer for an unknown upload); `WWW-Authenticate: Bearer realm="uploads"`.',
+      408:
+        'The body did not arrive in time: not whole before the PUT deadline (just under ' +
+        '`UPLOAD_PUT_TIMEOUT_MS`, 10 minutes by default), or no progress for `UPLOAD_IDLE_TIMEOUT_MS` (30 s ' +
+        'by default); `error` says which, in seconds. Nothing is kept and the claim is released: PUT it ' +
+        'again with the same token, at once, until the session expires.',
       409: 'The upload is already complete (its token was single-use), its session expired, or another PUT of it is in progress.',
       413: 'The body (or its Content-Length) is longer than the declared size_bytes.',
       415: 'Content-Type is not the content_type declared in the session.',
@@ -84,7 +91,8 @@ export const uploadOperations: readonly ApiOperation[] = [
     summary: 'An upload: status, checksum and file facts',
     description:
       'The upload as its owner sees it: status (`pending`, `uploading`, `complete`, `expired`), SHA-256 ' +
-      'and the facts read from the bytes (pages of a PDF, size of an image) once complete, and when it ' +
+      'and the facts read from the bytes (pages of a PDF, size of an image, the widest and the longest ' +
+      'record of a CSV with each delimiter) once complete, and when it ' +
       "is deleted if no run uses it. Another client's upload answers the same 404 as one that does not exist.",
     tags: ['uploads'],
     auth: { kind: 'key', scopes: ['uploads:write'] },

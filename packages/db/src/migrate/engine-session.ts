@@ -8,8 +8,10 @@ import {
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
 } from '@prisma/driver-adapter-utils';
-import pg, { type PoolConfig } from 'pg';
+import type pg from 'pg';
+import type { PoolConfig } from 'pg';
 import { poolConfig, quoteIdentifier, withClient } from '../connection';
+import { createPgPool } from '../pool';
 import { type SchemaEngine, schemaEngineWasm } from './wasm-engine';
 
 /**
@@ -49,7 +51,9 @@ class EngineAdapterFactory implements SqlMigrationAwareDriverAdapterFactory {
 
   private open(config: PoolConfig): Promise<SqlDriverAdapter> {
     // One connection is enough: the engine runs its statements one after another.
-    const pool = new pg.Pool({ ...config, max: 1 });
+    // createPgPool: a server restart mid-migration fails the migration, it does not crash the caller.
+    // No connection timeout (0): a long statement must not fail the engine's next one waiting for it.
+    const pool = createPgPool({ connectionTimeoutMillis: 0, ...config, max: 1 });
     reportCatalogCharAsText(pool);
     return new PrismaPg(pool, { disposeExternalPool: true }).connect();
   }

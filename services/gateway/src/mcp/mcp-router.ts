@@ -1,11 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { API_VERSION } from '@svc/contracts';
 import type { Logger } from '@svc/log';
@@ -15,9 +10,12 @@ import { authOf } from '../locals';
 import { createRequireAuth, type KeyVerifier } from '../middleware/auth';
 import { defineRoute } from '../middleware/method-not-allowed';
 import { noStore } from '../middleware/no-store';
+import { mcpMessageBudget } from '../rate-limit/classify';
+import { ADMIT_ALL, admitMcpMessages, type McpAdmission } from '../rate-limit/mcp-admission';
+import type { GatewayRateLimiter } from '../rate-limit/rate-limiter';
 import { isJsonBody, readJsonRpcBody, wantsStream } from './json-rpc-body';
 import { type McpOriginPolicy, mcpOriginGuard } from './origin-guard';
-import type { McpServices, ToolContext } from './tool-kit';
+import { type McpServices, ToolCallRequest, type ToolContext } from './tool-kit';
 import { findTool, MCP_TOOL_LIST } from './tools';
 
 /** The 401 challenge's realm on /mcp (decisions M2). */
@@ -45,6 +43,8 @@ export interface McpRouterOptions extends McpOriginPolicy {
   readonly logger: Logger;
   readonly keys: KeyVerifier;
   readonly services: McpServices;
+  /** Rate limits (README "Rate limits"): spent per JSON-RPC message; none when omitted (tests). */
+  readonly rateLimiter?: GatewayRateLimiter | undefined;
 }
 
 /**
@@ -53,7 +53,7 @@ export interface McpRouterOptions extends McpOriginPolicy {
  * JSON Schemas are made once at start-up rather than per stateless request, and a call validates
  * its arguments with the contracts so a bad one gets the REST 422 message (tool-kit.ts).
  */
-function requestServer(context: ToolContext): McpServer {
+function requestServer(context: ToolContext, admission: McpAdmission): McpServer {
   const mcp = new McpServer(
     { name: MCP_SERVER_NAME, version: API_VERSION },
     {
@@ -66,11 +66,15 @@ function requestServer(context: ToolContext): McpServer {
   // may change). Ours is fixed at start-up and a stateless server cannot notify anyway: say so.
   mcp.server.registerCapabilities({ tools: { listChanged: false } });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...MCP_TOOL_LIST] }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  // ToolCallRequest: arguments that are not an object are -32602, not -32603 (tool-kit.ts).
+  mcp.server.setRequestHandler(ToolCallRequest, (request, extra) => {
     const tool = findTool(request.params.name);
     // An unknown tool is a protocol error (MCP "Tools" spec), not a tool result.
     if (tool === undefined)
       throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`);
+    // Over its budget: the REST 429 message as the tool's error result (decisions M4).
+    const refusal = admission.take(mcpMessageBudget(request));
+    if (refusal !== undefined) return { isError: true, content: [{ type: 'text', text: refusal }] };
     return tool.call(request.params.arguments, context, extra);
   });
   return mcp;
@@ -89,11 +93,14 @@ function requestServer(context: ToolContext): McpServer {
  * `WWW-Authenticate: Bearer realm="mcp"` before any JSON-RPC; M2), the body read here
  * (json-rpc-body.ts), then the SDK's transport: everything past authentication answers in
  * JSON-RPC's shape (406, 415, 413 over 4 MiB, 400 with -32700 for malformed JSON; decisions M7).
- * Scopes are checked per tool.
+ * Scopes are checked per tool. Rate limits are spent per JSON-RPC message once the body is read
+ * (rate-limit/mcp-admission.ts): a tool call over its budget is an error result.
  */
 export function mcpRouter(kit: RouteKit, options: McpRouterOptions): Router {
   const router = Router();
-  const requireKey = createRequireAuth(options.keys, MCP_REALM)();
+  const requireAuth = createRequireAuth(options.keys, MCP_REALM);
+  // A key that does not verify spends from its address's budget (rate-limiter.ts).
+  const requireKey = (options.rateLimiter?.guardAuth(requireAuth) ?? requireAuth)();
   defineRoute(router, '/', {
     post: [
       noStore,
@@ -103,12 +110,18 @@ export function mcpRouter(kit: RouteKit, options: McpRouterOptions): Router {
         // Not JSON: no body is read, and the transport answers 415 itself.
         const message = isJsonBody(req) ? await readJsonRpcBody(req, res) : undefined;
         if (res.headersSent) return; // the body could not be read: answered already
-        const server = requestServer({
-          services: options.services,
-          auth: authOf(res),
-          baseUrl: () => kit.publicBaseUrl(req),
-          log: res.locals.log ?? options.logger,
-        });
+        const admission = options.rateLimiter
+          ? await admitMcpMessages(options.rateLimiter, res, authOf(res), message)
+          : ADMIT_ALL;
+        const server = requestServer(
+          {
+            services: options.services,
+            auth: authOf(res),
+            baseUrl: () => kit.publicBaseUrl(req),
+            log: res.locals.log ?? options.logger,
+          },
+          admission,
+        );
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: undefined,
           enableJsonResponse: !wantsStream(message),

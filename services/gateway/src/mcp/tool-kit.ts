@@ -1,15 +1,17 @@
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type {
-  CallToolResult,
-  ServerNotification,
-  ServerRequest,
-  Tool,
-  ToolAnnotations,
+import {
+  CallToolRequestParamsSchema,
+  CallToolRequestSchema,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+  type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type JsonSchemaIo, type McpToolName, type Scope, toJsonSchema } from '@svc/contracts';
-import { ForbiddenError, toErrorResponse } from '@svc/errors';
+import { assertSafeJson, ForbiddenError, toErrorResponse } from '@svc/errors';
 import type { Logger } from '@svc/log';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { checkedBody } from '../domain/contract-body';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
 import type { RunWaiting } from '../domain/run-waiter';
@@ -68,6 +70,16 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
     extra: ToolExtra,
   ) => Promise<ToolAnswer<z.output<O>>>;
 }
+
+/**
+ * `tools/call` as the SDK's CallToolRequestSchema but with `arguments` of any JSON type, for the
+ * protocol layer's parse. With the SDK's own schema there, arguments that are not an object failed
+ * that parse and were answered -32603 "Internal error" (an OpenAPI fuzz finding); past it, the SDK
+ * server's own tools/call check answers them -32602 "Invalid params", as JSON-RPC says.
+ */
+export const ToolCallRequest = CallToolRequestSchema.extend({
+  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }),
+});
 
 /** A tool ready to serve: its tools/list entry (built once) and its call. */
 export interface McpTool {
@@ -132,10 +144,11 @@ function toolError(thrown: unknown, tool: string, log: Logger): CallToolResult {
 /**
  * Builds a tool from its spec. The JSON Schemas are made once here, not per request (the endpoint
  * is stateless: a server per POST, decisions M1). A call runs in the order of its REST twin: the
- * scope (the REST 403 message), the arguments against the contract (the REST 422 message, e.g.
- * `run_id: must be a UUID`, rather than the SDK's wording), the body, then the answer checked
- * against the output contract (a mismatch is our bug: "internal error", logged). Every failure is
- * an `isError` result, never a protocol error, so the agent reads it and can correct itself.
+ * scope (the REST 403 message), the arguments' safe-input check, then the contract (the REST 422
+ * messages, e.g. `run_id: must be a UUID`, rather than the SDK's wording), the body, then the
+ * answer checked against the output contract (a mismatch is our bug: "internal error", logged).
+ * Every failure is an `isError` result, never a protocol error, so the agent reads it and can
+ * correct itself.
  */
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: ToolSpec<I, O>): McpTool {
   const definition: Tool = {
@@ -153,6 +166,9 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: T
         if (!context.auth.scopes.includes(spec.scope)) {
           throw new ForbiddenError(insufficientScopeMessage([spec.scope]));
         }
+        // The REST routes' safe-input check (safe-input.ts), with the same 422 text:
+        // `input.text: must not contain NUL characters`.
+        assertSafeJson(args, { root: 'arguments' });
         const parsed = parseRequest(spec.input, args ?? {});
         const answer = await spec.call(parsed, context, extra);
         const body = checkedBody(spec.output, answer.body, `${spec.name} result`);

@@ -1,5 +1,10 @@
 import type { Scope } from '@svc/contracts';
-import { ForbiddenError, ServiceUnavailableError, UnauthorizedError } from '@svc/errors';
+import {
+  ForbiddenError,
+  ServiceUnavailableError,
+  storeUnavailableError,
+  UnauthorizedError,
+} from '@svc/errors';
 import type { AuthContext, GatewayHandler } from '../locals';
 
 /** What the gateway needs from @svc/auth's ApiKeyStore (injected, so tests can build the app). */
@@ -57,9 +62,11 @@ export function createRequireAuth(verifier: KeyVerifier, realm: string = REALM) 
       try {
         identity = await verifier.verify(token);
       } catch (err) {
-        // The key store (PostgreSQL) is down: not the caller's fault, and not a reason to say the key is bad.
-        res.locals.log?.error({ err }, 'API key verification failed');
-        throw new ServiceUnavailableError('authentication is temporarily unavailable');
+        // The key store (PostgreSQL) is down: not the caller's fault, and not a reason to say the key
+        // is bad. 503 naming the store when the error says which; any other failure is 503 too.
+        const unavailable = storeUnavailableError(err, 'gateway');
+        res.locals.log?.[unavailable ? 'warn' : 'error']({ err }, 'API key verification failed');
+        throw unavailable ?? new ServiceUnavailableError('authentication is temporarily unavailable');
       }
       if (identity === null) {
         res.setHeader('WWW-Authenticate', challenge(realm, 'invalid_token'));

@@ -39,11 +39,19 @@ export function loggedUrl(url: string): string {
 
 /**
  * 4xx are the client's business (the body tells them): info. 503/504 mean a backing service is down
- * or slow, expected and transient: warn. Anything else 5xx, or a broken connection, is ours: error.
+ * or slow, expected and transient: warn. A client that hung up before the answer was complete is
+ * the client's doing, not a failure of ours: warn (as the uploads service logs it; an alert on
+ * errors must not fire because clients leave). Any other 5xx, or a failure recorded by a handler
+ * (`res.locals.failure`, also when the client then left), is ours: error.
  */
-function logLevelFor(status: number, err: Error | undefined): 'info' | 'warn' | 'error' {
+function logLevelFor(
+  status: number,
+  failure: Error | undefined,
+  aborted: boolean,
+): 'info' | 'warn' | 'error' {
   if (status === 503 || status === 504) return 'warn';
-  return err !== undefined || status >= 500 ? 'error' : 'info';
+  if (failure !== undefined || status >= 500) return 'error';
+  return aborted ? 'warn' : 'info';
 }
 
 /**
@@ -82,9 +90,9 @@ export function requestLog(logger: Logger) {
       res.off('close', done);
       // 'close' before 'finish': the client went away before the response was complete.
       const aborted = !res.writableFinished;
-      const err = res.locals.failure ?? (aborted ? new Error('request aborted') : undefined);
+      const failure = res.locals.failure;
       const status = res.statusCode;
-      const level = logLevelFor(status, err);
+      const level = logLevelFor(status, failure, aborted);
       if (!logger.isLevelEnabled(level)) return;
       const line = {
         request_id: requestId,
@@ -92,11 +100,13 @@ export function requestLog(logger: Logger) {
         res: { statusCode: status },
         duration_ms: Math.round(performance.now() - startedAt),
       };
-      if (err !== undefined || status >= 500) {
+      if (failure !== undefined || status >= 500) {
         logger[level](
-          { ...line, err: err ?? new Error(`failed with status code ${status}`) },
+          { ...line, err: failure ?? new Error(`failed with status code ${status}`) },
           `request failed with ${status}`,
         );
+      } else if (aborted) {
+        logger[level](line, 'request aborted before the response was complete');
       } else {
         logger[level](line, 'request completed');
       }

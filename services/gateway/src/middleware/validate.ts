@@ -2,6 +2,7 @@ import { AppError, formatZodError, ValidationError } from '@svc/errors';
 import express, { type Request } from 'express';
 import type { z } from 'zod';
 import type { GatewayHandler } from '../locals';
+import { safeJsonBody } from './safe-input';
 
 /**
  * Parses a request part with its contract schema. Status policy (the same for every route):
@@ -48,9 +49,14 @@ const requireJsonBody: GatewayHandler = (req, _res, next) => {
 /**
  * The head of every route that takes a JSON body: content type first (415 without reading the
  * body), then the parser with the size limit (413) and syntax check (400 "malformed JSON body", see
- * errors.ts). Per route rather than app-wide, so a body sent to an unknown path or with the wrong
+ * errors.ts), then the safe-input check of the parsed value (422 for NUL, unpaired surrogates, too
+ * deep or too many values: safe-input.ts). Per route rather than app-wide, so a body sent to an unknown path or with the wrong
  * method gets its 404/405 rather than a parse error, and no body is read where none is expected.
  */
 export function createJsonBody(limit: string): GatewayHandler[] {
-  return [requireJsonBody, express.json({ limit, type: ['application/json', 'application/*+json'] })];
+  return [
+    requireJsonBody,
+    express.json({ limit, type: ['application/json', 'application/*+json'] }),
+    safeJsonBody,
+  ];
 }

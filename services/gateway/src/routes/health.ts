@@ -6,7 +6,7 @@ export interface HealthOptions {
   readonly service: string;
   /** ms since the epoch when the process started (for `uptime_s`). */
   readonly startedAt: number;
-  /** Runs the dependency checks (each with its own timeout) and reports them. */
+  /** Runs the dependency checks (each with its own timeout) and reports them, with the backing services. */
   readonly readiness: () => Promise<ReadinessResponse>;
   readonly now?: () => number;
 }
@@ -14,7 +14,9 @@ export interface HealthOptions {
 /**
  * /healthz (liveness: the process answers, nothing else is checked, so a Redis blip never gets the
  * gateway restarted) and /readyz (readiness: Redis and the auth database answer; 503 otherwise, so
- * a load balancer stops sending traffic). Never cached.
+ * a load balancer stops sending traffic). /readyz also lists the backing services and whether each
+ * is ready (`services`); one of them down leaves the gateway at 200, since every other operation
+ * still works and another gateway would meet the same service down. Never cached.
  */
 export function healthRouter(options: HealthOptions): Router {
   const now = options.now ?? Date.now;

@@ -1,5 +1,5 @@
 import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import type { Readable } from 'node:stream';
+import { finished, type Readable } from 'node:stream';
 import { ErrorResponse } from '@svc/contracts';
 import { AppError, InternalError, ServiceUnavailableError } from '@svc/errors';
 import type { Request } from 'express';
@@ -75,6 +75,12 @@ export function forwardedHeaders(
  */
 export function callUploadsData(target: UploadsDataTarget, call: UpstreamCall): Promise<UpstreamExchange> {
   return new Promise((resolve, reject) => {
+    // Gone before we start (the request closed while earlier middleware ran): nothing to forward,
+    // and `close` has fired already, so clientGoneSignal would never abort the upstream request.
+    if (call.signal.aborted || call.body?.destroyed === true) {
+      reject(new ClientGoneError());
+      return;
+    }
     const url = `${target.baseUrl.replace(/\/+$/, '')}${call.path}`;
     // agent: false — a fresh connection per exchange. A pooled keep-alive socket the server has just
     // closed fails the request with ECONNRESET, and a streamed body cannot be replayed to retry.
@@ -114,16 +120,22 @@ export function callUploadsData(target: UploadsDataTarget, call: UpstreamCall): 
       clearTimeout(connectTimer);
       if (settled) return;
       settled = true;
-      if (call.signal.aborted) reject(new ClientGoneError());
+      if (call.signal.aborted || err instanceof ClientGoneError) reject(new ClientGoneError());
       else reject(new ServiceUnavailableError('uploads service is unavailable', { cause: err }));
     });
     if (body === undefined) {
       upstream.end();
       return;
     }
-    // The client's body failing (connection reset mid-upload) cuts the upstream request, so the
-    // uploads service sees an aborted PUT, keeps nothing and releases its claim.
-    body.once('error', (err) => upstream.destroy(err));
+    // The client's body failing or ending early (a reset or a hang-up at any point of the upload)
+    // cuts the upstream request, so the uploads service sees an aborted PUT, keeps nothing and
+    // releases its claim. `finished`, not an 'error' listener: a hang-up without an error (a
+    // premature close) counts too, and its listeners stay attached, so no later error of the request
+    // is ever an uncaught exception. `pipe`, not pipeline: a refusal upstream must not destroy the
+    // client's request (and socket) before the gateway has relayed the answer.
+    finished(body, (err) => {
+      if (err) upstream.destroy(new ClientGoneError());
+    });
     body.pipe(upstream);
   });
 }

@@ -106,6 +106,7 @@ function drainForAnswer(req: Request, ms: number): void {
 }
 
 async function putUpload(data: UploadsDataTarget, req: Request, res: GatewayResponse): Promise<void> {
+  const clientGone = clientGoneSignal(res);
   try {
     const { upload_id } = parseRequest(UploadIdParams, req.params);
     const exchange = await callUploadsData(data, {
@@ -113,7 +114,7 @@ async function putUpload(data: UploadsDataTarget, req: Request, res: GatewayResp
       path: `/internal/uploads/${upload_id}`,
       headers: forwardedHeaders(req, res, PUT_FORWARDED),
       body: req,
-      signal: clientGoneSignal(res),
+      signal: clientGone,
     });
     const status = exchange.response.statusCode ?? 500;
     const body = await readUpstreamJson(exchange.response);
@@ -125,7 +126,9 @@ async function putUpload(data: UploadsDataTarget, req: Request, res: GatewayResp
     if (status !== 200) throw relayedError(status, body);
     res.json(checkedBody(UploadResponse, body, `uploads service answer for upload ${upload_id}`));
   } catch (err) {
-    if (err instanceof ClientGoneError) return; // nobody to answer; the request log records the abort
+    // Nobody to answer (also when the client left while the answer was being read: the upstream
+    // exchange was cut with it); the request log records the abort.
+    if (err instanceof ClientGoneError || clientGone.aborted) return;
     // An answer while the client is still sending (a malformed id, an early refusal upstream, 503):
     // read and drop the rest of the body for a bounded time instead of closing at once. A client
     // whose write fails on a closed connection (EPIPE) loses the answer that was already sent.

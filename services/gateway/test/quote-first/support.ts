@@ -158,6 +158,7 @@ export async function setRunStatus(qf: QuoteFirstStack, slug: string, raw: strin
     redisUrl: qf.stack.redisUrl,
     prefix: qf.stack.prefix,
     logger: createLogger({ service: 'test', level: 'silent' }),
+    encryptionKeys: qf.stack.busEncryptionKeys,
   });
   try {
     await publishEvent(bus, 'catalog.changed', { version: `test-${Date.now()}`, changed_slugs: [slug] });

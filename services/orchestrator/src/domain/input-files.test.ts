@@ -134,6 +134,59 @@ describe('resolveInputFiles', () => {
     }
   });
 
+  it("422 for a CSV over csv-profile's max_columns or max_record_characters, as read with the input's delimiter", async () => {
+    const requirements = requirementsOf('csv-profile');
+    const maxColumns = requirements.max_columns ?? 0;
+    const maxCharacters = requirements.max_record_characters ?? 0;
+    expect(maxColumns).toBeGreaterThan(0);
+    expect(maxCharacters).toBeGreaterThan(0);
+    const fits = { columns: 3, max_record_characters: 40, complete: true };
+    const wide = csvFile(9_000, {
+      facts: {
+        csv: { ',': { columns: maxColumns + 1, max_record_characters: 900, complete: false }, ';': fits },
+      },
+    });
+    const { resolve } = fakeResolver([wide]);
+    // The default delimiter is ",": the schema's default, also when the input was not parsed with it.
+    for (const input of [{ upload_id: wide.upload_id, delimiter: ',' }, { upload_id: wide.upload_id }]) {
+      await expect(resolveInputFiles(resolve, query('csv-profile', input))).rejects.toThrow(
+        new ValidationError(
+          `input.upload_id: upload ${wide.upload_id} has a record of more than ${maxColumns} columns (read with delimiter ","); capability csv-profile takes at most ${maxColumns} columns (file_requirements.max_columns)`,
+        ),
+      );
+    }
+    // The same bytes read with ";" are within the limits.
+    await expect(
+      resolveInputFiles(resolve, query('csv-profile', { upload_id: wide.upload_id, delimiter: ';' })),
+    ).resolves.toEqual([wide]);
+
+    const long = csvFile(2_000_000, {
+      facts: { csv: { '\t': { columns: 2, max_record_characters: maxCharacters + 1, complete: false } } },
+    });
+    const longResolver = fakeResolver([long]);
+    await expect(
+      resolveInputFiles(
+        longResolver.resolve,
+        query('csv-profile', { upload_id: long.upload_id, delimiter: '\t' }),
+      ),
+    ).rejects.toThrow(
+      new ValidationError(
+        `input.upload_id: upload ${long.upload_id} has a record of more than ${maxCharacters} characters (read with delimiter "\\t"); capability csv-profile takes at most ${maxCharacters} characters per record (file_requirements.max_record_characters)`,
+      ),
+    );
+    // No facts for the delimiter (a CSV uploaded before they were measured): nothing to check.
+    await expect(
+      resolveInputFiles(
+        longResolver.resolve,
+        query('csv-profile', { upload_id: long.upload_id, delimiter: '|' }),
+      ),
+    ).resolves.toEqual([long]);
+    const old = csvFile(10);
+    await expect(
+      resolveInputFiles(fakeResolver([old]).resolve, query('csv-profile', { upload_id: old.upload_id })),
+    ).resolves.toEqual([old]);
+  });
+
   it('refuses an answer that is not one file per id asked, in order (a bug of the upload service: 500)', async () => {
     const csv = csvFile(10);
     const { resolve } = fakeResolver([csvFile(10)]);

@@ -2,6 +2,8 @@ import type { RpcRequestInput } from '@svc/bus';
 import {
   acceptsContentType,
   type CapabilityDefinition,
+  CsvDelimiter,
+  type CsvFacts,
   type FileRequirements,
   filesOf,
   type ResolvedFile,
@@ -33,7 +35,7 @@ export interface InputFilesQuery {
 /**
  * The files a parsed input names (spec §4 rule 1: `upload_id` / `upload_ids`), resolved and checked
  * against the capability's published file requirements (decisions U6, "Quote/run with files"): the count within min_files..max_files (422), then the upload service's own checks, then
- * every content type among `content_types` (422). An input that names no file never reaches the
+ * every content type among `content_types` and every file within the published content limits (422). An input that names no file never reaches the
  * upload service (capabilities without files cost no extra call).
  *
  * The count is checked before the call, not after: it needs nothing from the upload service (the
@@ -56,8 +58,91 @@ export async function resolveInputFiles(
   if (files.length !== ids.length || files.some((file, i) => file.upload_id !== ids[i])) {
     throw new Error(`uploads.resolveFiles answered other files than the ${ids.length} asked for`);
   }
-  for (const file of files) assertContentType(query.slug, query.requirements, file);
+  for (const [index, file] of files.entries()) {
+    assertContentType(query.slug, query.requirements, file);
+    const field = fileField(query.input, file.upload_id, index);
+    assertFileLimits(query.slug, query.requirements, file, field, csvDelimiterOf(query.input));
+  }
   return files;
+}
+
+/** The input field that names upload `uploadId` (spec §4 rule 1), for 422 messages. */
+function fileField(input: Record<string, unknown>, uploadId: string, index: number): string {
+  return input.upload_id === uploadId ? 'input.upload_id' : `input.upload_ids[${index}]`;
+}
+
+/**
+ * The delimiter a CSV of this input is read with: the input's `delimiter` (csv-profile's, default
+ * applied by its schema), else `,` (that schema's default).
+ */
+export function csvDelimiterOf(input: Record<string, unknown>): CsvDelimiter {
+  const delimiter = CsvDelimiter.safeParse(input.delimiter);
+  return delimiter.success ? delimiter.data : ',';
+}
+
+/**
+ * 422 unless the file is within every content limit the capability publishes (spec §2.1: describe
+ * states every limit and the quote checks it, so a quote that cannot run is never cleared; issue 13):
+ * `max_size_bytes`, `max_pages`, `max_pixels`, and a CSV's `max_columns` and
+ * `max_record_characters` as read with `csvDelimiter`, measured by the upload service when the
+ * bytes arrived (FileFacts). The same check runs when the run starts, so it refuses the same way. A
+ * fact the upload service did not record (another type of file, a CSV uploaded before its facts
+ * were measured) checks nothing.
+ */
+export function assertFileLimits(
+  slug: string,
+  requirements: FileRequirements,
+  file: ResolvedFile,
+  field: string,
+  csvDelimiter: CsvDelimiter = ',',
+): void {
+  const refuse = (what: string, limit: string) =>
+    new ValidationError(
+      `${field}: upload ${file.upload_id} ${what}; capability ${slug} takes at most ${limit}`,
+    );
+  const { max_size_bytes: maxBytes, max_pages: maxPages, max_pixels: maxPixels } = requirements;
+  if (maxBytes !== null && file.size_bytes > maxBytes) {
+    throw refuse(`is ${file.size_bytes} bytes`, `${maxBytes} bytes (file_requirements.max_size_bytes)`);
+  }
+  const { pages, width, height } = file.facts;
+  if (maxPages !== undefined && pages !== undefined && pages > maxPages) {
+    throw refuse(`has ${pages} pages`, `${maxPages} pages (file_requirements.max_pages)`);
+  }
+  if (maxPixels !== undefined && width !== undefined && height !== undefined && width * height > maxPixels) {
+    throw refuse(
+      `is ${width} × ${height} = ${width * height} pixels`,
+      `${maxPixels} pixels (file_requirements.max_pixels)`,
+    );
+  }
+  assertCsvLimits(requirements, file.facts.csv?.[csvDelimiter], csvDelimiter, refuse);
+}
+
+/**
+ * A CSV's widest and longest record against max_columns and max_record_characters. The measured
+ * counts stop one past the platform's limits (FileFacts `csv`), so a figure over a limit is worded
+ * "more than" the limit, never as an exact width or length.
+ */
+function assertCsvLimits(
+  requirements: FileRequirements,
+  csv: CsvFacts | undefined,
+  delimiter: CsvDelimiter,
+  refuse: (what: string, limit: string) => ValidationError,
+): void {
+  if (csv === undefined) return;
+  const { max_columns: maxColumns, max_record_characters: maxCharacters } = requirements;
+  const readWith = `read with delimiter ${JSON.stringify(delimiter)}`;
+  if (maxColumns !== undefined && csv.columns > maxColumns) {
+    throw refuse(
+      `has a record of more than ${maxColumns} columns (${readWith})`,
+      `${maxColumns} columns (file_requirements.max_columns)`,
+    );
+  }
+  if (maxCharacters !== undefined && csv.max_record_characters > maxCharacters) {
+    throw refuse(
+      `has a record of more than ${maxCharacters} characters (${readWith})`,
+      `${maxCharacters} characters per record (file_requirements.max_record_characters)`,
+    );
+  }
 }
 
 /** 422 unless `count` files are within the capability's min_files..max_files. */

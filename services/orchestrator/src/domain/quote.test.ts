@@ -1,5 +1,12 @@
 import type { CapabilityDirectory } from '@svc/bus';
-import type { CapabilityRecord, Quote } from '@svc/contracts';
+import {
+  type CapabilityRecord,
+  CSV_MAX_BYTES,
+  IMAGE_MAX_PIXELS,
+  PDF_EXTRACT_MAX_PAGES,
+  PII_MAX_CHARACTERS,
+  type Quote,
+} from '@svc/contracts';
 import { ConflictError, NotFoundError, ValidationError } from '@svc/errors';
 import { FILE_RECORDS, RECORDS } from '../../test/fixtures/capability-records';
 import { csvFile, imageFile, pdfFile } from '../../test/fixtures/resolved-files';
@@ -117,5 +124,67 @@ describe('quoteCapability with files (uploads issue)', () => {
     // A capability without files never reaches the upload service.
     await expect(quote(deps, 'pii-redact', { text: 'hello' })).resolves.toMatchObject({ price_usd: '0.002' });
     expect(resolved).toEqual([]);
+  });
+});
+
+describe('quoteCapability refuses a file beyond a limit describe publishes (spec §2.1, issue 13)', () => {
+  it.each([
+    [
+      'a PDF of more pages than max_pages',
+      'pdf-extract-text',
+      () => pdfFile(PDF_EXTRACT_MAX_PAGES + 1),
+      'input.upload_id',
+      `has ${PDF_EXTRACT_MAX_PAGES + 1} pages; capability pdf-extract-text takes at most ${PDF_EXTRACT_MAX_PAGES} pages (file_requirements.max_pages)`,
+    ],
+    [
+      'an image of more pixels than max_pixels',
+      'image-thumbnail',
+      () => imageFile({ facts: { width: 10_001, height: 10_000, format: 'png' } }),
+      'input.upload_ids[0]',
+      `is 10001 × 10000 = 100010000 pixels; capability image-thumbnail takes at most ${IMAGE_MAX_PIXELS} pixels (file_requirements.max_pixels)`,
+    ],
+    [
+      'a file larger than max_size_bytes',
+      'csv-profile',
+      () => csvFile(CSV_MAX_BYTES + 1),
+      'input.upload_id',
+      `is ${CSV_MAX_BYTES + 1} bytes; capability csv-profile takes at most ${CSV_MAX_BYTES} bytes (file_requirements.max_size_bytes)`,
+    ],
+  ])(
+    '%s: 422 naming the field and the limit, and no quote is issued',
+    async (_label, slug, make, field, why) => {
+      const file = make();
+      const { deps, issued } = fakeQuoteDeps([file]);
+      const input =
+        slug === 'image-thumbnail' ? { upload_ids: [file.upload_id] } : { upload_id: file.upload_id };
+      const refused = quote(deps, slug, input);
+      await expect(refused).rejects.toBeInstanceOf(ValidationError);
+      await expect(refused).rejects.toMatchObject({ message: `${field}: upload ${file.upload_id} ${why}` });
+      expect(issued).toEqual([]);
+    },
+  );
+
+  it('a file exactly at each limit is quoted', async () => {
+    const pdf = pdfFile(PDF_EXTRACT_MAX_PAGES);
+    await expect(
+      quote(fakeQuoteDeps([pdf]).deps, 'pdf-extract-text', { upload_id: pdf.upload_id }),
+    ).resolves.toMatchObject({
+      price_usd: '2.00',
+    });
+    const image = imageFile({ facts: { width: 10_000, height: 10_000, format: 'png' } });
+    await expect(
+      quote(fakeQuoteDeps([image]).deps, 'image-thumbnail', { upload_ids: [image.upload_id] }),
+    ).resolves.toMatchObject({ price_usd: '0.002' });
+  });
+
+  it('a text longer than the maxLength describe publishes is 422 input.text', async () => {
+    const { deps, issued } = fakeQuoteDeps(new Error('must not be called'));
+    await expect(
+      quote(deps, 'pii-redact', { text: 'a'.repeat(PII_MAX_CHARACTERS + 1) }),
+    ).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringContaining(`input.text: must be at most ${PII_MAX_CHARACTERS} characters`),
+    });
+    expect(issued).toEqual([]);
   });
 });

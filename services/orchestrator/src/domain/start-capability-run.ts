@@ -123,6 +123,8 @@ export async function startCapabilityRun(
           price_usd: '0',
           input_hash: hash,
           price_detail: price.detail,
+          // The run's own quote: kept with the run, never swept as unused (wallet quote clean-up).
+          for_run: true,
         });
         accepted = { quote, priceMicros: 0n };
       }

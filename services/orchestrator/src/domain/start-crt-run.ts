@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CrtInput, Quote } from '@svc/contracts';
-import { ConflictError } from '@svc/errors';
+import { type CrtInput, microsFromUsd, type Quote } from '@svc/contracts';
 import { storableJsonObject } from './json';
 import { crtRequestHash, inputHash } from './request-hash';
 import { type StartRunDeps, type StartRunResult, startRun } from './start-run';
@@ -20,8 +19,12 @@ const CRT_PRICE_USD = '0';
 /**
  * Records a crt run and queues it, or finds the run the request already stands for
  * (docs/decisions.md C3, C5, C12). crt needs no registry lookup: it is free, `supported` and runs
- * on `node` workers by definition. The wallet issues its zero-price quote with the run id; a
- * quote_id the client quoted first is returned as stored, and refused when it has expired.
+ * on `node` workers by definition. Without a quote_id the wallet issues a zero-price quote with a
+ * fresh run id. A quote_id is checked by the wallet as on every other run (`holdForRun`, decisions
+ * Q7; issue 13): it must be one of the client's quotes for crt and this input, not expired, and it
+ * becomes the run id; an unknown one and another client's both answer 404 `unknown quote_id: …`.
+ * (Before issue 13 any UUID became the run id, so another client's id answered 409 where an unknown
+ * one started a run: the difference told one client about another's quotes.)
  */
 export function startCrtRun(deps: StartRunDeps, command: StartCrtRunCommand): Promise<StartRunResult> {
   const quoteId = command.quoteId;
@@ -47,27 +50,27 @@ export function startCrtRun(deps: StartRunDeps, command: StartCrtRunCommand): Pr
       executionStatus: 'supported',
     }),
     quote: async (draft) => {
-      const quote = await deps.issueQuote({
+      if (quoteId !== undefined) {
+        // 404 unknown or another client's, 422 another capability or input, 409 expired (wallet).
+        const held = await deps.holdForRun({
+          client_id: command.clientId,
+          run_id: draft.id,
+          quote_id: quoteId,
+          slug: 'crt',
+          input_hash: inputHash(command.input),
+        });
+        return { quote: held.quote, priceMicros: microsFromUsd(held.quote.price_usd) };
+      }
+      const quote: Quote = await deps.issueQuote({
         quote_id: draft.id,
         client_id: command.clientId,
         slug: 'crt',
         price_usd: CRT_PRICE_USD,
         input_hash: inputHash(command.input),
+        // The run's own quote: kept with the run, never swept as unused (wallet quote clean-up).
+        for_run: true,
       });
-      assertUsable(quote, (deps.now ?? (() => new Date()))());
       return { quote, priceMicros: 0n };
     },
   });
-}
-
-/**
- * A quote the wallet already held (the client quoted first) may have expired: "after expires_at the
- * quote can no longer be used to start a run" (contracts Quote, C12). A fresh one never has.
- */
-function assertUsable(quote: Quote, now: Date): void {
-  if (Date.parse(quote.expires_at) <= now.getTime()) {
-    throw new ConflictError(
-      `quote_id ${quote.quote_id} expired at ${quote.expires_at}; quote again or omit quote_id`,
-    );
-  }
 }

@@ -1,7 +1,7 @@
 import type { RpcRequestInput, RpcResponse } from '@svc/bus';
 import { isTerminalRunState, type Quote, type RunRecord } from '@svc/contracts';
 import { isUniqueViolation, type Prisma, type PrismaClient, type Run } from '@svc/db';
-import { ConflictError, ValidationError } from '@svc/errors';
+import { ConflictError, NotFoundError, ValidationError } from '@svc/errors';
 import type { Logger } from '@svc/log';
 import { type CapabilityJob, capabilityJobFor, type EnqueueCapabilityJob, markDispatched } from './dispatch';
 import { runRecordOf, type WorkerAvailability } from './get-run';
@@ -98,7 +98,8 @@ const MAX_ROUNDS = 3;
  * Records a run and hands it on, or finds the run the request already stands for (docs/decisions.md
  * C3, C5, Q3):
  * - an Idempotency-Key already used by this client: the same request → replay; another → 422;
- * - a quote_id already used as a run id (any client) → 409; then the flow's own checks;
+ * - a quote_id the client already used as a run id → 409; another client's → the flow's own checks,
+ *   then 404 like an unknown quote_id (issue 13); then the flow's own checks;
  * - otherwise one transaction inserts the run and has the wallet quote or hold for it. A concurrent
  *   twin (same key or same quote_id) hits a unique index, rolls back and is resolved again as above.
  * After the commit a running run is queued (if Redis is down it stays undispatched and the
@@ -109,12 +110,21 @@ export async function startRun(deps: StartRunDeps, flow: StartRunFlow): Promise<
     const replay = await findReplay(deps, flow);
     if (replay) return replay;
     if (flow.quoteId !== undefined) {
-      const taken = await deps.prisma.run.findUnique({ where: { id: flow.quoteId }, select: { id: true } });
+      const taken = await deps.prisma.run.findUnique({
+        where: { id: flow.quoteId },
+        select: { id: true, clientId: true },
+      });
+      if (taken && taken.clientId !== flow.clientId) {
+        // Another client's quote (its run has the quote's id): answered exactly like a quote_id that
+        // names nothing (issue 13, decisions Q7): the same checks first, then the wallet's 404 words.
+        await flow.prepare(flow.quoteId);
+        throw unknownQuote(flow.quoteId);
+      }
       if (taken) {
         // A twin with the same key may have committed between the two looks: it is a replay then.
         const late = await findReplay(deps, flow);
         if (late) return late;
-        // The same words for every client: nothing about another client's runs leaks (C5).
+        // The client's own quote, already run once (C5).
         throw new ConflictError(flow.quoteTakenMessage);
       }
     }
@@ -128,6 +138,14 @@ export async function startRun(deps: StartRunDeps, flow: StartRunFlow): Promise<
       deps.logger.debug({ round }, 'start run: lost a race on a unique index; resolving again');
     }
   }
+}
+
+/**
+ * The 404 of a quote_id that is not one of the client's quotes: the wallet's words for an unknown
+ * quote (wallet holds.ts checkQuote), so an unknown and another client's id cannot be told apart.
+ */
+function unknownQuote(quoteId: string): NotFoundError {
+  return new NotFoundError(`unknown quote_id: ${quoteId}`);
 }
 
 /** The replay this request is, or undefined when its key names no run; 422 for a key reused otherwise. */

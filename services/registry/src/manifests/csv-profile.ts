@@ -4,6 +4,7 @@ import {
   CSV_DISTINCT_LIMIT,
   CSV_MAX_BYTES,
   CSV_MAX_COLUMNS,
+  CSV_MAX_RECORD_CHARACTERS,
   CsvProfileInput,
 } from '@svc/contracts';
 import type { Category } from './categories';
@@ -61,6 +62,9 @@ export const csvProfileManifest: CapabilityManifest = {
     max_files: 1,
     max_size_bytes: CSV_MAX_BYTES,
     content_types: [...CSV_CONTENT_TYPES],
+    // Known only once the file is read: enforced by the worker (profile-csv.ts), stated here (spec §2.1).
+    max_columns: CSV_MAX_COLUMNS,
+    max_record_characters: CSV_MAX_RECORD_CHARACTERS,
   },
   execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
   input: CsvProfileInput,

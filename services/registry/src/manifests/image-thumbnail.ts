@@ -62,6 +62,8 @@ export const imageThumbnailManifest: CapabilityManifest = {
     max_files: IMAGE_MAX_FILES,
     max_size_bytes: IMAGE_MAX_BYTES,
     content_types: [...IMAGE_CONTENT_TYPES],
+    // sharp's limitInputPixels in the worker, checked at quote time against the upload's width × height.
+    max_pixels: IMAGE_MAX_PIXELS,
   },
   execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
   input: ImageThumbnailInput,

@@ -49,6 +49,8 @@ export const pdfExtractTextManifest: CapabilityManifest = {
     max_files: 1,
     max_size_bytes: PDF_EXTRACT_MAX_BYTES,
     content_types: ['application/pdf'],
+    // The worker's own limit (extract-pdf-text.ts), checked at quote time against the upload's pages.
+    max_pages: PDF_EXTRACT_MAX_PAGES,
   },
   execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
   input: PdfExtractTextInput,

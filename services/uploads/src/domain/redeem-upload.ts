@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { isUploadToken, uploadTokenMatches } from '@svc/auth';
 import { type FileFacts, type UploadRecord, Uuid } from '@svc/contracts';
 import type { UploadSession } from '@svc/db';
@@ -10,7 +10,9 @@ import {
   ValidationError,
 } from '@svc/errors';
 import { putMeasured, SizeLimitError, SizeMismatchError } from '@svc/storage';
+import { BodyIdleError } from './body-errors';
 import { assertContentMatches } from './content-sniff';
+import { CsvFactsStream, hasCsvFacts } from './csv-facts';
 import { readFileFacts } from './file-facts';
 import { nowOf, type UploadsDeps } from './settings';
 import { toUploadRecord, uploadStorageKey } from './upload-record';
@@ -138,6 +140,12 @@ function putError(err: unknown, size: number): unknown {
       `the body did not arrive within ${Math.round(err.deadlineMs / 1000)} s; PUT it again with the same token`,
     );
   }
+  if (err instanceof BodyIdleError) {
+    return new AppError(
+      408,
+      `the body made no progress for ${Math.round(err.idleMs / 1000)} s; PUT it again with the same token`,
+    );
+  }
   if (err instanceof SizeLimitError) {
     return new PayloadTooLargeError(`body is longer than the declared size_bytes ${size}`);
   }
@@ -161,6 +169,9 @@ export async function redeemUpload(deps: UploadsDeps, request: PutUploadRequest)
   const { putTimeoutMs } = deps.settings;
   assertAcceptsPut(row, nowOf(deps), putTimeoutMs);
   assertHeaders(row, request.contentType, request.contentLength);
+  // The client may have hung up (or stalled past the idle time) while we read the session: no claim
+  // for a body that can no longer arrive.
+  if (request.body.errored !== null) throw putError(request.body.errored, Number(row.sizeBytes));
 
   const claimedAt = await claim(deps, row.id);
   if (claimedAt === null) {
@@ -184,8 +195,13 @@ export async function redeemUpload(deps: UploadsDeps, request: PutUploadRequest)
       request.body.destroy(new PutDeadlineError(deadlineMs));
     }
   }, deadlineMs);
+  // A CSV is measured on its way to storage (its facts need a read of every byte: not read back).
+  const csv = hasCsvFacts(row.contentType) ? new CsvFactsStream() : null;
+  // pipeline: the body's errors (a hang-up, the idle cut, the deadline) reach the store through it,
+  // and a failed put stops reading the body.
+  if (csv !== null) pipeline(request.body, csv, () => {});
   try {
-    ({ sha256 } = await putMeasured(deps.store, key, request.body, {
+    ({ sha256 } = await putMeasured(deps.store, key, csv ?? request.body, {
       contentType: row.contentType,
       maxBytes: size,
       exactBytes: size,
@@ -199,7 +215,10 @@ export async function redeemUpload(deps: UploadsDeps, request: PutUploadRequest)
     clearTimeout(deadline);
   }
   try {
-    facts = await readFileFacts(deps.store, key, row.contentType, size);
+    facts =
+      csv === null
+        ? await readFileFacts(deps.store, key, row.contentType, size)
+        : { csv: await csv.meter.facts() };
   } catch (err) {
     await deleteQuietly(deps, key);
     await release();

@@ -11,6 +11,8 @@ export interface UploadSettings {
   retentionMs: number;
   /** ms after which a PUT's claim is stale and may be taken over (UPLOAD_PUT_TIMEOUT_MS). */
   putTimeoutMs: number;
+  /** ms a PUT's body or a download may make no progress before it is cut (UPLOAD_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs: number;
   /** HMAC key of artifact download links (ARTIFACT_LINK_SECRET, 32+ chars). */
   linkSecret: string;
   /** ms a download link stays valid (ARTIFACT_LINK_TTL_MS). */

@@ -13,10 +13,11 @@ import { create as contentDisposition } from 'content-disposition';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import { openArtifactDownload } from '../domain/artifacts';
+import { ClientAbortedError } from '../domain/body-errors';
 import { redeemUpload } from '../domain/redeem-upload';
 import type { UploadsDeps } from '../domain/settings';
 import { internalRequestLog } from './internal-log';
-import { ClientAbortedError, requestBody } from './request-body';
+import { requestBody } from './request-body';
 
 /** RFC 6750 challenge of every 401 of the upload route (docs/decisions.md U4). */
 export const UPLOAD_CHALLENGE = 'Bearer realm="uploads"';
@@ -46,7 +47,7 @@ export function createInternalApp(deps: UploadsDeps, logger: Logger): Express {
   app.use(helmet());
 
   app.put(UPLOAD_PATH, async (req: Request<{ upload_id: string }>, res: Response) => {
-    const body = requestBody(req);
+    const body = requestBody(req, { idleTimeoutMs: deps.settings.idleTimeoutMs });
     try {
       const upload = await redeemUpload(deps, {
         uploadId: req.params.upload_id,
@@ -96,6 +97,10 @@ export function createInternalApp(deps: UploadsDeps, logger: Logger): Express {
     };
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     res.status(200);
+    // A reader that stops taking bytes with its socket open would hold the file (and the socket)
+    // forever: after UPLOAD_IDLE_TIMEOUT_MS without a byte written the response is cut, which ends
+    // the pipeline below and closes the file. A slow reader that takes bytes is never cut.
+    res.setTimeout(deps.settings.idleTimeoutMs, () => res.destroy());
     pipeline(body, res, (err) => {
       if (err) logger.warn({ err, artifact_id: artifact.id }, 'artifact download ended early');
     });

@@ -52,6 +52,8 @@ export async function holdForRun(
   checkQuote(quote, request);
   if (quote.priceMicros === 0n) {
     checkNotExpired(quote, now);
+    // A free run leaves no ledger line: the mark is what keeps its quote from the clean-up.
+    await markUsedByRun(prisma, quote.id);
     return { quote, heldMicros: 0n };
   }
 
@@ -126,6 +128,18 @@ export function checkNotExpired(quote: QuoteRow, now: Date): void {
   if (quote.expiresAt.getTime() <= now.getTime()) {
     throw new ConflictError(`quote_id ${quote.id} expired at ${quote.expiresAt.toISOString()}; quote again`);
   }
+}
+
+/**
+ * Marks a quote as used by a run (`detail.used_by_run`), so quote-cleanup.ts keeps it. Priced quotes
+ * need no mark: their hold line in the ledger says the same.
+ */
+async function markUsedByRun(prisma: PrismaClient, quoteId: string): Promise<void> {
+  await prisma.$executeRaw`
+    UPDATE wallet.quotes
+       SET detail = jsonb_set(COALESCE(detail, '{}'::jsonb), '{used_by_run}', 'true'::jsonb)
+     WHERE id = ${quoteId}::uuid
+       AND (detail IS NULL OR detail->'used_by_run' IS DISTINCT FROM 'true'::jsonb)`;
 }
 
 function runIdTaken(runId: string): ConflictError {

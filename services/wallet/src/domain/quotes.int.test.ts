@@ -45,7 +45,7 @@ describe('issueQuote (wallet.quotes)', () => {
       cleared: true,
       clearance: FREE_CLEARANCE_REASON,
       // No ledger read for a free quote: the clearance carries no figures.
-      detail: { wallet_clearance: { cleared: true, reason: FREE_CLEARANCE_REASON } },
+      detail: { wallet_clearance: { cleared: true, reason: FREE_CLEARANCE_REASON }, used_by_run: false },
       createdAt: NOW,
       expiresAt: new Date('2026-09-15T12:15:00.000Z'),
     });

@@ -19,6 +19,8 @@ export interface QuoteRequest {
   inputHash: string;
   /** How the price was reached (stored with the quote, shown with it). */
   priceDetail?: PriceDetail;
+  /** Issued for a run being recorded (its id is the run id): used by that run from the start. */
+  forRun?: boolean;
 }
 
 /**
@@ -28,6 +30,13 @@ export interface QuoteRequest {
 export const StoredQuoteDetail = z.object({
   wallet_clearance: WalletClearance,
   price_detail: PriceDetail.optional(),
+  /**
+   * Whether a run used the quote (issued for a run, or named by one in `holdForRun`): a used quote
+   * is kept with its run; an unused one is deleted once expired for longer than the grace period
+   * (quote-cleanup.ts). Absent on quotes stored before issue 13: those are kept (nothing says whether
+   * a run used them).
+   */
+  used_by_run: z.boolean().optional(),
 });
 export type StoredQuoteDetail = z.infer<typeof StoredQuoteDetail>;
 
@@ -62,6 +71,7 @@ export async function issueQuote(
   const detail: StoredQuoteDetail = {
     wallet_clearance: clearance,
     ...(request.priceDetail === undefined ? {} : { price_detail: request.priceDetail }),
+    used_by_run: request.forRun === true,
   };
   try {
     return await prisma.quote.create({

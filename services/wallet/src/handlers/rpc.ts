@@ -42,6 +42,7 @@ export function walletHandlers(deps: WalletHandlerDeps): ServiceHandlers<'wallet
             priceMicros: microsFromUsd(request.price_usd),
             inputHash: request.input_hash,
             priceDetail: request.price_detail,
+            forRun: request.for_run === true,
           },
           { ttlMs, now: now() },
         ),

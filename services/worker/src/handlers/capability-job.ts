@@ -154,8 +154,16 @@ export function capabilityJobHandler<Payload extends { run_id: string }>(
         logger.info('run cancelled while running');
         return { outcome: 'cancelled' };
       }
+      // Only `error` leaves the worker; `detail` (a library's own words) stays in this log line.
       await report({ event: 'failed', error: outcome.error, metrics: outcome.metrics });
-      logger.warn({ ...outcome.metrics, error: outcome.error.message }, 'run failed');
+      logger.warn(
+        {
+          ...outcome.metrics,
+          error: outcome.error.message,
+          ...(outcome.detail ? { detail: outcome.detail } : {}),
+        },
+        'run failed',
+      );
       return { outcome: 'failed' };
     } finally {
       active.release();

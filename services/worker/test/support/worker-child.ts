@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { testBusEncryptionKeyText } from '@svc/testkit';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 /** ms: how long start-up may take (tsx compiles the worker on first run). */
@@ -16,13 +17,14 @@ export interface WorkerChild {
 
 /**
  * The real worker process (`services/worker/src/main.ts` through tsx, as compose and the launcher
- * start it) with `env` on top of this process's environment. Resolves once it logged
+ * start it) with `env` on top of this process's environment and the test BUS_ENCRYPTION_KEY. Resolves once it logged
  * `worker announced` (heartbeat written, job consumers started).
  */
 export async function startWorkerChild(env: NodeJS.ProcessEnv): Promise<WorkerChild> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'services/worker/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    // The key of this process's test buses (createTestBus), unless the test sets its own.
+    env: { ...process.env, BUS_ENCRYPTION_KEY: testBusEncryptionKeyText(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

@@ -14,7 +14,17 @@ export type CapabilityOutcome =
       /** Files the run wrote to object storage (run-storage.ts), reported with `completed`. */
       artifacts?: ProducedArtifact[];
     }
-  | { kind: 'failed'; error: RunError; metrics?: RunMetrics };
+  | {
+      kind: 'failed';
+      /**
+       * What the client reads on the run: in our words, saying what the client can act on (issue 13:
+       * never a library's internals such as libvips' or a parser's own lines).
+       */
+      error: RunError;
+      metrics?: RunMetrics;
+      /** What the library or provider said, for operators: written to the worker's log, never reported. */
+      detail?: string;
+    };
 
 /**
  * A fault worth another attempt whose words are ours to show (a render timeout): the job handler

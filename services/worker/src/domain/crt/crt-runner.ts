@@ -11,7 +11,7 @@ import { DEFAULT_RETRY_POLICY } from './retry';
 /** What a crt run ended with; the job handler turns it into a `runs.report`. */
 export type CrtOutcome =
   | { kind: 'completed'; result: CrtResult; metrics: RunMetrics }
-  | { kind: 'failed'; error: RunError; metrics: RunMetrics };
+  | { kind: 'failed'; error: RunError; metrics: RunMetrics; detail?: string };
 
 /** Runs one crt request; throws only on unexpected errors (bugs, the job's signal). */
 export type CrtRunner = (request: CrtInput, signal: AbortSignal) => Promise<CrtOutcome>;
@@ -89,6 +89,7 @@ export function createCrtRunner(options: CrtRunnerOptions): CrtRunner {
         kind: 'failed',
         error: { code: RUN_ERROR_CODES.providerUnavailable, message: err.message },
         metrics: { provider_ms: Date.now() - started, cache: options.cacheTtlMs > 0 ? 'miss' : 'off' },
+        ...(err.detail === undefined ? {} : { detail: err.detail }),
       };
     }
   };

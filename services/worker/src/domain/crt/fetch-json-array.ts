@@ -36,7 +36,12 @@ export async function fetchJsonArray(request: JsonArrayRequest): Promise<JsonArr
     if (timeout.aborted)
       return new ProviderError(`timed out after ${request.timeoutMs} ms`, { retryable: true, cause: err });
     if (err instanceof ProviderError) return err;
-    if (err instanceof InvalidJsonError) return new ProviderError(err.message, { retryable: false });
+    if (err instanceof InvalidJsonError) {
+      return new ProviderError(err.message, {
+        retryable: false,
+        ...(err.detail === undefined ? {} : { detail: err.detail }),
+      });
+    }
     return networkError(err);
   };
 

@@ -2,9 +2,13 @@ import { JSONParser } from '@streamparser/json';
 
 /** The bytes are not a (complete) JSON array. */
 export class InvalidJsonError extends Error {
-  constructor(message: string) {
+  /** The parser's own words, for logs only (issue 13: a run's error carries no library internals). */
+  readonly detail: string | undefined;
+
+  constructor(message: string, detail?: string) {
     super(message);
     this.name = 'InvalidJsonError';
+    this.detail = detail;
   }
 }
 
@@ -81,7 +85,7 @@ export class JsonArrayStream {
   }
 
   private throwIfFailed(): void {
-    if (this.failure) throw new InvalidJsonError(`invalid JSON: ${shorten(this.failure.message)}`);
+    if (this.failure) throw new InvalidJsonError('invalid JSON', shorten(this.failure.message));
   }
 }
 

@@ -9,15 +9,21 @@ export class ProviderError extends Error {
   readonly retryable: boolean;
   /** ms: the provider's Retry-After, when it sent one. */
   readonly retryAfterMs: number | undefined;
+  /** What a library said about the failure (e.g. the JSON parser's message): for logs, never shown. */
+  readonly detail: string | undefined;
   /** HTTP attempts made before giving up (set by the retry loop). */
   attempts = 1;
 
-  constructor(reason: string, options: { retryable: boolean; retryAfterMs?: number; cause?: unknown }) {
+  constructor(
+    reason: string,
+    options: { retryable: boolean; retryAfterMs?: number; cause?: unknown; detail?: string },
+  ) {
     super(reason, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ProviderError';
     this.reason = reason;
     this.retryable = options.retryable;
     this.retryAfterMs = options.retryAfterMs;
+    this.detail = options.detail;
   }
 
   /** `reason`, plus how many attempts it took when more than one. */

@@ -1,11 +1,23 @@
 import type { CtProvider, ProviderAnswer } from './ct-provider';
 import { ProviderError } from './provider-error';
 
+/** One provider's failure: `reason` in our words; `detail`, what a library said, for logs only. */
+export interface ProviderFailure {
+  provider: string;
+  reason: string;
+  detail?: string | undefined;
+}
+
 /** Every provider failed; `message` names each with its reason (stored with the run, shown to the client). */
 export class ProvidersUnavailableError extends Error {
-  constructor(failures: readonly { provider: string; reason: string }[]) {
+  /** The libraries' own words per provider, for the worker's log (never in `message`); undefined if none. */
+  readonly detail: string | undefined;
+
+  constructor(failures: readonly ProviderFailure[]) {
     super(`crt providers unavailable: ${failures.map((f) => `${f.provider}: ${f.reason}`).join('; ')}`);
     this.name = 'ProvidersUnavailableError';
+    const details = failures.flatMap((f) => (f.detail === undefined ? [] : [`${f.provider}: ${f.detail}`]));
+    this.detail = details.length === 0 ? undefined : details.join('; ');
   }
 }
 
@@ -30,7 +42,7 @@ export async function fetchWithFailover(
 ): Promise<ProviderAnswer> {
   const now = options.now ?? Date.now;
   const deadline = now() + options.deadlineMs;
-  const failures: { provider: string; reason: string }[] = [];
+  const failures: ProviderFailure[] = [];
   for (const [index, provider] of providers.entries()) {
     const left = deadline - now();
     if (left <= 0) {
@@ -42,7 +54,7 @@ export async function fetchWithFailover(
       return await provider.fetchHostnames(apex, { deadline: now() + share, signal: options.signal });
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
-      failures.push({ provider: provider.name, reason: err.describe() });
+      failures.push({ provider: provider.name, reason: err.describe(), detail: err.detail });
     }
   }
   throw new ProvidersUnavailableError(failures);

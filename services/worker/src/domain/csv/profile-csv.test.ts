@@ -191,9 +191,11 @@ describe('profileCsv', () => {
       error: {
         code: 'invalid_input',
         message:
-          'csv-profile: the CSV is malformed: Quote Not Closed: the parsing is finished with an opening quote ' +
-          'at line 4 (record 3, counting the header; it starts after line 2)',
+          'csv-profile: the CSV is malformed at line 4: a quoted field is never closed (an opening " without its ' +
+          'closing ") (record 3, counting the header; it starts after line 2)',
       },
+      // csv-parse's own words are for the worker's log only (issue 13).
+      detail: expect.stringMatching(/^Quote Not Closed/),
     });
   });
 
@@ -203,9 +205,9 @@ describe('profileCsv', () => {
       kind: 'failed',
       error: {
         code: 'invalid_input',
-        message: expect.stringMatching(
-          /Invalid Closing Quote.*at line 2 .*\(record 2, counting the header; it starts after line 1\)$/,
-        ),
+        message:
+          'csv-profile: the CSV is malformed at line 2: a quoted field has characters after its closing " ' +
+          '(write a " inside a quoted field as "") (record 2, counting the header; it starts after line 1)',
       },
     });
   });
@@ -214,7 +216,10 @@ describe('profileCsv', () => {
     const outcome = await profile(`a\n"${'x'.repeat(1_100_000)}\n`);
     expect(outcome).toMatchObject({
       kind: 'failed',
-      error: { code: 'invalid_input', message: expect.stringMatching(/Max Record Size/) },
+      error: {
+        code: 'invalid_input',
+        message: expect.stringMatching(/a record is longer than 1048576 characters/),
+      },
     });
   });
 

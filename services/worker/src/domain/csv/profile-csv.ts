@@ -3,6 +3,7 @@ import {
   CSV_DISTINCT_LIMIT,
   CSV_MAX_BYTES,
   CSV_MAX_COLUMNS,
+  CSV_MAX_RECORD_CHARACTERS,
   type CsvProfileInput,
   type CsvProfileResult,
   type ResolvedFile,
@@ -13,11 +14,8 @@ import type { CapabilityOutcome } from '../capability/capability-outcome';
 import type { RunStorage } from '../capability/run-storage';
 import { ColumnStats } from './column-stats';
 
-/**
- * characters: the longest record csv-parse buffers (1 MiB). Bounds memory on a file whose quote
- * never closes (the parser would otherwise hold the rest of the file as one field).
- */
-export const CSV_MAX_RECORD_CHARS = 1024 * 1024;
+/** characters: the longest record (contracts CSV_MAX_RECORD_CHARACTERS, published in describe). */
+export const CSV_MAX_RECORD_CHARS = CSV_MAX_RECORD_CHARACTERS;
 /** characters: sample cells and column names are cut to this in the result (it travels as JSON). */
 export const CSV_RESULT_CELL_CHARS = 1_000;
 /** Rows between two looks at the abort signal. */
@@ -126,8 +124,11 @@ export async function profileCsv(
       // `records` counts the header too: the broken one is the next.
       const record =
         typeof err.records === 'number' ? `record ${err.records + 1}, counting the header; ` : '';
+      const stopped = typeof err.lines === 'number' ? ` at line ${err.lines}` : '';
+      // Our words for csv-parse's code; its own message (an internal of the library) is logged only.
       return invalidInput(
-        `the CSV is malformed: ${err.message} (${record}it starts after line ${lastRecordLine})`,
+        `the CSV is malformed${stopped}: ${malformation(err.code)} (${record}it starts after line ${lastRecordLine})`,
+        err.message,
       );
     }
     if (err instanceof TooManyBytesError) return invalidInput(err.message);
@@ -151,11 +152,27 @@ function isRecord(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((cell) => typeof cell === 'string');
 }
 
-function invalidInput(message: string): CapabilityOutcome {
+function invalidInput(message: string, detail?: string): CapabilityOutcome {
   return {
     kind: 'failed',
     error: { code: RUN_ERROR_CODES.invalidInput, message: `csv-profile: ${message}` },
+    ...(detail === undefined ? {} : { detail }),
   };
+}
+
+/** What is wrong with the file, in words a client can fix it by, from csv-parse's error code. */
+function malformation(code: string): string {
+  switch (code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is never closed (an opening " without its closing ")';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      return 'a quoted field has characters after its closing " (write a " inside a quoted field as "")';
+    case 'CSV_MAX_RECORD_SIZE':
+      return `a record is longer than ${CSV_MAX_RECORD_CHARS} characters (file_requirements.max_record_characters)`;
+    default:
+      return 'the file cannot be read as CSV with this delimiter';
+  }
 }
 
 class TooManyBytesError extends Error {

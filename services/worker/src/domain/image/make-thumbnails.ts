@@ -32,8 +32,20 @@ export interface ThumbnailJob {
 
 type ImageEntry = ImageThumbnailResult['images'][number];
 
-/** An image sharp cannot use: the input's fault (failed `invalid_input`, no retry). */
-class UnusableImageError extends Error {}
+/**
+ * An image sharp cannot use: the input's fault (failed `invalid_input`, no retry). `message` is ours
+ * and goes to the client; `detail` is what sharp/libvips said ("vipspng: libpng read error …"),
+ * for the worker's log only (issue 13: no library internals in a run's error).
+ */
+class UnusableImageError extends Error {
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
+    super(message);
+    this.name = 'UnusableImageError';
+  }
+}
 
 /**
  * image-thumbnail: for each uploaded image, one thumbnail per requested size, with sharp. Each
@@ -84,6 +96,7 @@ async function thumbnailAll(
         return {
           kind: 'failed',
           error: { code: RUN_ERROR_CODES.invalidInput, message: `image-thumbnail: ${label}: ${err.message}` },
+          ...(err.detail === undefined ? {} : { detail: err.detail }),
         };
       }
       throw err;
@@ -109,9 +122,20 @@ async function thumbnailsOf(
   }
   const decode = () =>
     sharp(bytes, { limitInputPixels: IMAGE_MAX_PIXELS, failOn: 'warning', autoOrient: true });
-  const metadata = await sharpStep(() => decode().metadata());
+  // The header only, without the pixel limit, so an image over it gets our words (the quote checks
+  // the same limit against the upload's facts: file_requirements.max_pixels).
+  const metadata = await sharpStep(
+    () => sharp(bytes, { limitInputPixels: false, autoOrient: true }).metadata(),
+    'the file is not a JPEG, PNG or WebP image that can be read',
+  );
   if (!SOURCE_FORMATS.has(metadata.format)) {
     throw new UnusableImageError(`a ${metadata.format} image; JPEG, PNG or WebP are accepted`);
+  }
+  const pixels = metadata.width * metadata.height;
+  if (pixels > IMAGE_MAX_PIXELS) {
+    throw new UnusableImageError(
+      `${metadata.width} × ${metadata.height} = ${pixels} pixels, above the limit of ${IMAGE_MAX_PIXELS} pixels`,
+    );
   }
   const entry: ImageEntry = {
     upload_id: file.upload_id,
@@ -121,8 +145,9 @@ async function thumbnailsOf(
   const format = job.input.format;
   for (const size of job.input.sizes) {
     signal.throwIfAborted();
-    const output = await sharpStep(() =>
-      resized(decode(), size, job.input.fit, format).toBuffer({ resolveWithObject: true }),
+    const output = await sharpStep(
+      () => resized(decode(), size, job.input.fit, format).toBuffer({ resolveWithObject: true }),
+      'the image data is damaged or incomplete and cannot be decoded; upload the whole, undamaged file',
     );
     const name = thumbnailName(file.filename, position, output.info, format);
     if (artifacts.some((artifact) => artifact.name === name)) continue;
@@ -161,13 +186,14 @@ function resized(
     .toFormat(format);
 }
 
-/** Runs one sharp call; whatever it throws is about this image (the options are validated input). */
-async function sharpStep<T>(step: () => Promise<T>): Promise<T> {
+/**
+ * Runs one sharp call; whatever it throws is about this image (the options are validated input): the
+ * client gets `message`, sharp's own text goes to the log as the outcome's detail.
+ */
+async function sharpStep<T>(step: () => Promise<T>, message: string): Promise<T> {
   try {
     return await step();
   } catch (err) {
-    throw new UnusableImageError(
-      `not an image that can be read (${err instanceof Error ? err.message : String(err)})`,
-    );
+    throw new UnusableImageError(message, err instanceof Error ? err.message : String(err));
   }
 }

@@ -36,10 +36,11 @@ export interface PdfExtractJob {
   storage: RunStorage;
 }
 
-function invalidInput(message: string): CapabilityOutcome {
+function invalidInput(message: string, detail?: string): CapabilityOutcome {
   return {
     kind: 'failed',
     error: { code: RUN_ERROR_CODES.invalidInput, message: `pdf-extract-text: ${message}` },
+    ...(detail === undefined ? {} : { detail }),
   };
 }
 
@@ -54,6 +55,11 @@ function readFailureMessage(err: PdfReadError): string {
     case 'too_slow':
       return `the PDF is too complex to read: ${err.message}`;
   }
+}
+
+/** pdf.js's own words for an encrypted or unreadable PDF: for the worker's log only (issue 13). */
+function pdfJsDetail(err: PdfReadError): string | undefined {
+  return err.reason === 'encrypted' || err.reason === 'unreadable' ? err.message : undefined;
 }
 
 /**
@@ -90,7 +96,7 @@ export async function extractPdfText(
   try {
     reader = await openPdfReader(bytes, signal, options);
   } catch (err) {
-    if (err instanceof PdfReadError) return invalidInput(readFailureMessage(err));
+    if (err instanceof PdfReadError) return invalidInput(readFailureMessage(err), pdfJsDetail(err));
     throw err;
   }
 
@@ -127,7 +133,7 @@ export async function extractPdfText(
     };
     return { kind: 'completed', result, artifacts: [artifact] };
   } catch (err) {
-    if (err instanceof PdfReadError) return invalidInput(readFailureMessage(err));
+    if (err instanceof PdfReadError) return invalidInput(readFailureMessage(err), pdfJsDetail(err));
     if (err instanceof SizeLimitError) {
       return {
         kind: 'failed',

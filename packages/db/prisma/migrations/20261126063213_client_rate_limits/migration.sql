@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "auth"."clients" ADD COLUMN     "rate_limits" JSONB NOT NULL DEFAULT '{}';

@@ -1,0 +1,91 @@
+import { memoryLogger } from '@svc/log';
+import { type ReadinessPresence, startReadinessHeartbeat } from './readiness-heartbeat';
+
+// The heartbeat's decisions against an in-memory presence (the Redis one is tested in
+// packages/bus/test/service-presence.int.test.ts); intervals of milliseconds, no timing asserted.
+
+function recordingPresence(intervalMs = 10) {
+  const calls: string[] = [];
+  let failing = false;
+  const presence: ReadinessPresence = {
+    intervalMs,
+    report: async (ready) => {
+      if (failing) throw new Error('connect ECONNREFUSED 127.0.0.1:6379');
+      calls.push(ready ? 'ready' : 'not ready');
+    },
+    withdraw: async () => {
+      calls.push('withdraw');
+    },
+  };
+  return {
+    presence,
+    calls,
+    setFailing: (value: boolean) => {
+      failing = value;
+    },
+  };
+}
+
+async function eventually(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('startReadinessHeartbeat', () => {
+  it('reports ready while the checks pass, not ready while one fails, and withdraws on stop', async () => {
+    const { logger, lines } = memoryLogger();
+    const rec = recordingPresence();
+    let postgresUp = true;
+    const heartbeat = await startReadinessHeartbeat({
+      service: 'uploads',
+      checks: {
+        postgres: async () => {
+          if (!postgresUp) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        },
+      },
+      checkTimeoutMs: 100,
+      presence: rec.presence,
+      logger,
+    });
+    // Reported before start-up goes on.
+    expect(rec.calls).toEqual(['ready']);
+
+    postgresUp = false;
+    await eventually(() => rec.calls.at(-1) === 'not ready');
+    postgresUp = true;
+    await eventually(() => rec.calls.at(-1) === 'ready');
+
+    await heartbeat.stop();
+    expect(rec.calls.at(-1)).toBe('withdraw');
+    const count = rec.calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(rec.calls).toHaveLength(count);
+    // Transitions are logged, not every beat.
+    const messages = lines().map((line) => line.msg);
+    expect(messages.filter((m) => typeof m === 'string' && m.startsWith('not ready'))).toHaveLength(1);
+    expect(messages.filter((m) => m === 'ready: reported to the platform')).toHaveLength(2);
+  });
+
+  it('keeps beating through failed reports (Redis down), logging the outage once', async () => {
+    const { logger, lines } = memoryLogger();
+    const rec = recordingPresence();
+    rec.setFailing(true);
+    const heartbeat = await startReadinessHeartbeat({
+      service: 'vault',
+      checks: {},
+      checkTimeoutMs: 100,
+      presence: rec.presence,
+      logger,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    rec.setFailing(false);
+    await eventually(() => rec.calls.includes('ready'));
+    await heartbeat.stop();
+    const messages = lines().map((line) => line.msg);
+    expect(messages.filter((m) => m === 'readiness report failed; retrying')).toHaveLength(1);
+    expect(messages).toContain('readiness report restored');
+  });
+});

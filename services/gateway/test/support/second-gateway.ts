@@ -1,0 +1,72 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { freePort } from '@svc/devstack';
+import { sleep, type TestStack, testBusEncryptionKeyText } from '@svc/testkit';
+
+const ROOT = path.resolve(__dirname, '../../../..');
+// ms: a tsx process compiles its imports on start; on 2 busy cores that takes a while.
+const START_TIMEOUT_MS = 60_000;
+// ms: SIGTERM first (graceful shutdown), SIGKILL after this.
+const STOP_TIMEOUT_MS = 15_000;
+
+/** Another gateway process of a test stack (the stack's startReplica refuses the gateway). */
+export interface SecondGateway {
+  readonly url: string;
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `services/gateway/src/main.ts` once more on its own PORT and HEALTH_PORT, against the
+ * stack's database, Redis and BUS_PREFIX: a second replica behind the same load balancer would see
+ * the same. Ready when its /readyz answers 200.
+ */
+export async function startSecondGateway(
+  stack: TestStack,
+  env: Record<string, string>,
+): Promise<SecondGateway> {
+  const port = await freePort();
+  let healthPort = await freePort();
+  while (healthPort === port) healthPort = await freePort();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: stack.databaseUrl,
+      REDIS_URL: stack.redisUrl,
+      BUS_PREFIX: stack.prefix,
+      // The key the stack gives its services (a process-wide test key), so both gateways read the bus.
+      BUS_ENCRYPTION_KEY: testBusEncryptionKeyText(),
+      PORT: String(port),
+      HEALTH_PORT: String(healthPort),
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const chunks: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk.toString('utf8')));
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+  for (const until = Date.now() + START_TIMEOUT_MS; Date.now() < until; ) {
+    if (child.exitCode !== null) break;
+    try {
+      if ((await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1_000) })).status === 200) {
+        return { url, logs: () => chunks.join(''), stop };
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  await stop();
+  throw new Error(`second gateway did not become ready:\n${chunks.join('').slice(-5_000)}`);
+}
