@@ -1,4 +1,4 @@
-import { type ServiceName, startTestStack, type TestStack } from '@svc/testkit';
+import { SERVICE_NAMES, type ServiceName, startTestStack, type TestStack } from '@svc/testkit';
 import { Redis } from 'ioredis';
 import { isSuccess } from './support/database-probes';
 
@@ -9,15 +9,8 @@ import { isSuccess } from './support/database-probes';
  * the same pid, and the platform serves again by itself (ioredis reconnects, BullMQ resumes).
  */
 
-const SERVICES: ServiceName[] = [
-  'gateway',
-  'registry',
-  'wallet',
-  'orchestrator',
-  'uploads',
-  'vault',
-  'worker',
-];
+/** Every process of the platform: its connections to Redis are all killed. */
+const SERVICES: readonly ServiceName[] = SERVICE_NAMES;
 // ms: generous, never a measure of speed (2 busy cores).
 const TEST_TIMEOUT_MS = 120_000;
 

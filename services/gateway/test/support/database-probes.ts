@@ -1,16 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { FetchResult, ServiceName, TestStack } from '@svc/testkit';
+import { type FetchResult, SERVICE_NAMES, type ServiceName, type TestStack } from '@svc/testkit';
 
 /** The services that hold PostgreSQL connections (all but the worker). */
-export const DATABASE_SERVICES = [
-  'gateway',
-  'registry',
-  'wallet',
-  'orchestrator',
-  'uploads',
-  'vault',
-] as const;
-export type DatabaseService = (typeof DATABASE_SERVICES)[number] & ServiceName;
+export type DatabaseService = Exclude<ServiceName, 'worker'>;
+export const DATABASE_SERVICES: readonly DatabaseService[] = SERVICE_NAMES.filter(
+  (name): name is DatabaseService => name !== 'worker',
+);
 
 /** What a probe needs: the stack and a key with every scope the probes use. */
 export interface ProbeContext {
