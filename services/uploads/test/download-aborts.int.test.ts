@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
 import { sleep, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
 import { signLink } from '../src/domain/download-link';
-import { openRaw, type RawTarget, requestHead } from './raw-client';
+import { openRaw, type RawTarget, requestHead, uploadsDataUrl } from './raw-client';
 
 /**
  * Artifact downloads a reader abandons (issue 13, "abort handling in every streaming path"), against
@@ -28,13 +28,7 @@ let key: TestApiKey;
 let artifact: { id: string; file: string; sha256: string };
 
 function dataUrl(): string {
-  for (const line of stack.logs('uploads').split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const entry: { msg?: string; server?: string; port?: number } = JSON.parse(line);
-    if (entry.msg === 'listening' && entry.server === 'data' && typeof entry.port === 'number')
-      return `http://127.0.0.1:${entry.port}`;
-  }
-  throw new Error('the uploads service logged no data server port');
+  return uploadsDataUrl(stack.logs('uploads'));
 }
 
 type Route = 'direct' | 'gateway';

@@ -96,3 +96,17 @@ export function parseAnswer(bytes: Buffer): { status: number; body: unknown } | 
   if (body.length < Number(length)) return null;
   return { status, body: JSON.parse(body.toString('utf8')) };
 }
+
+/**
+ * `http://127.0.0.1:<port>` of the uploads service's internal data server (DATA_PORT), read from its
+ * `listening` log line (`uploadsLogs`: the service's output so far, e.g. `stack.logs('uploads')`).
+ */
+export function uploadsDataUrl(uploadsLogs: string): string {
+  for (const line of uploadsLogs.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const entry: { msg?: string; server?: string; port?: number } = JSON.parse(line);
+    if (entry.msg === 'listening' && entry.server === 'data' && typeof entry.port === 'number')
+      return `http://127.0.0.1:${entry.port}`;
+  }
+  throw new Error('the uploads service logged no data server port');
+}

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { UploadSessionResponse } from '@svc/contracts';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
 import { sleep, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
-import { openRaw, parseAnswer, putHead, type RawConnection, type RawTarget } from './raw-client';
+import {
+  openRaw,
+  parseAnswer,
+  putHead,
+  type RawConnection,
+  type RawTarget,
+  uploadsDataUrl,
+} from './raw-client';
 
 /**
  * Issue 13, findings 1 and 6, against the real processes (registry, uploads, gateway) on loopback:
@@ -38,15 +45,8 @@ let key: TestApiKey;
 let uploadsPid: number | undefined;
 let gatewayPid: number | undefined;
 
-/** The uploads service's internal server (DATA_PORT), from its `listening` line. */
 function dataUrl(): string {
-  for (const line of stack.logs('uploads').split('\n')) {
-    if (!line.startsWith('{')) continue;
-    const entry: { msg?: string; server?: string; port?: number } = JSON.parse(line);
-    if (entry.msg === 'listening' && entry.server === 'data' && typeof entry.port === 'number')
-      return `http://127.0.0.1:${entry.port}`;
-  }
-  throw new Error('the uploads service logged no data server port');
+  return uploadsDataUrl(stack.logs('uploads'));
 }
 
 type Route = 'direct' | 'gateway';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LedgerEntryKind, PrismaClient } from '@svc/db';
+import type { QuoteRequest } from '../src/domain/quotes';
 
 // Test fixture for the ledger integration suites: lines at pinned instants, written directly.
 
@@ -33,4 +34,16 @@ export async function writeLines(
 /** A capture of `micros` (positive) for `slug` at `at`. */
 export function capture(micros: bigint, slug: string, at: string): FixtureLine {
   return { kind: 'capture', amountMicros: -micros, slug, at };
+}
+
+/** A free crt quote request of a new client, with `parts` on top (quote suites). */
+export function quoteRequest(inputHash: string, parts: Partial<QuoteRequest> = {}): QuoteRequest {
+  return {
+    quoteId: randomUUID(),
+    clientId: randomUUID(),
+    slug: 'crt',
+    priceMicros: 0n,
+    inputHash,
+    ...parts,
+  };
 }

@@ -3,19 +3,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ReadinessResponse } from '@svc/contracts';
-import { readRuntimeInfo, SERVICE_NAMES, serviceEntry, tcpAnswers } from '@svc/devstack';
-import { createTestDatabase, deleteKeysWithPrefix, type TestDatabase, testRedisUrl } from '@svc/testkit';
+import { readRuntimeInfo, SERVICE_NAMES, serviceEntry } from '@svc/devstack';
+import { createTestDatabase, type TestDatabase, testRedisUrl } from '@svc/testkit';
 import { devKeyPath, readDevKey } from '../src/dev-key';
 import { healthPortVariable } from '../src/env';
 import {
   answers200,
   childPid,
+  cleanUpLauncherSuite,
   distinctFreePorts,
   get,
   LauncherRun,
   launcherLine,
   showingOutput,
-  sleep,
 } from './support/launcher-run';
 
 // Issue 13: a crash-looping service must not take the platform down. `pnpm start` as a user runs
@@ -73,28 +73,7 @@ beforeAll(async () => {
   delete env.HEALTH_PORT;
 });
 
-afterAll(async () => {
-  const failures: unknown[] = [];
-  const attempt = async (step: () => unknown): Promise<void> => {
-    try {
-      await step();
-    } catch (err) {
-      failures.push(err);
-    }
-  };
-  await attempt(async () => {
-    for (const run of runs) await run.kill();
-    // A killed launcher's services notice within a second (parent-watch.ts) and stop.
-    const deadline = Date.now() + 15_000;
-    for (const port of ports ?? []) {
-      while (Date.now() < deadline && (await tcpAnswers('127.0.0.1', port))) await sleep(200);
-    }
-  });
-  await attempt(() => database?.drop());
-  await attempt(() => deleteKeysWithPrefix(testRedisUrl(), prefix));
-  await attempt(() => dataDir !== undefined && fs.rmSync(dataDir, { recursive: true, force: true }));
-  if (failures.length > 0) throw failures[0];
-});
+afterAll(() => cleanUpLauncherSuite({ runs, ports, database, prefix, dataDir }));
 
 /** The gateway's public /readyz: its status and parsed report. */
 async function readiness(): Promise<{ status: number; report: ReadinessResponse }> {

@@ -4,12 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { BalanceResponse, ListCapabilitiesResponse, usdFromMicros, WhoAmIResponse } from '@svc/contracts';
 import { readRuntimeInfo, runtimeInfoPath, SERVICE_NAMES, tcpAnswers } from '@svc/devstack';
-import { createTestDatabase, deleteKeysWithPrefix, type TestDatabase, testRedisUrl } from '@svc/testkit';
+import { createTestDatabase, type TestDatabase, testRedisUrl } from '@svc/testkit';
 import { DEV_BALANCE_MICROS, DEV_CLIENT_NAME, devKeyPath, readDevKey } from '../src/dev-key';
 import { healthPortVariable } from '../src/env';
 import { isExecutableFile } from '../src/worker-runtimes';
 import {
   answers200,
+  cleanUpLauncherSuite,
   distinctFreePorts,
   get,
   groupAlive,
@@ -110,30 +111,7 @@ beforeAll(async () => {
   delete env.WORKER_RUNTIMES;
 });
 
-afterAll(async () => {
-  // Every step is tried even when one fails; the first failure is reported.
-  const failures: unknown[] = [];
-  const attempt = async (step: () => unknown): Promise<void> => {
-    try {
-      await step();
-    } catch (err) {
-      failures.push(err);
-    }
-  };
-  await attempt(async () => {
-    for (const run of runs) await run.kill();
-    // A killed launcher's services notice within a second (parent-watch.ts) and stop; wait for that
-    // so they do not write to Redis after the cleanup below.
-    const deadline = Date.now() + 15_000;
-    for (const port of ports ?? []) {
-      while (Date.now() < deadline && (await tcpAnswers('127.0.0.1', port))) await sleep(200);
-    }
-  });
-  await attempt(() => database?.drop());
-  await attempt(() => deleteKeysWithPrefix(testRedisUrl(), prefix));
-  await attempt(() => dataDir !== undefined && fs.rmSync(dataDir, { recursive: true, force: true }));
-  if (failures.length > 0) throw failures[0];
-});
+afterAll(() => cleanUpLauncherSuite({ runs, ports, database, prefix, dataDir }));
 
 describe('pnpm start', () => {
   let run: LauncherRun;

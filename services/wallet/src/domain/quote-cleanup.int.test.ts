@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '@svc/db';
 import { createLogger } from '@svc/log';
 import { createTestDatabase, type TestDatabase } from '@svc/testkit';
+import { quoteRequest } from '../../test/ledger-fixtures';
 import { startQuoteCleanup } from '../handlers/quote-cleanup-timer';
 import { holdForRun } from './holds';
 import { deleteExpiredUnusedQuotes } from './quote-cleanup';
@@ -28,14 +29,7 @@ beforeAll(async () => {
 afterAll(() => database?.drop());
 
 function request(parts: Partial<QuoteRequest> = {}): QuoteRequest {
-  return {
-    quoteId: randomUUID(),
-    clientId: randomUUID(),
-    slug: 'crt',
-    priceMicros: 0n,
-    inputHash: HASH,
-    ...parts,
-  };
+  return quoteRequest(HASH, parts);
 }
 
 async function issue(parts: Partial<QuoteRequest> = {}, now = ISSUED): Promise<string> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '@svc/db';
 import { ConflictError, ValidationError } from '@svc/errors';
 import { createTestDatabase, type TestDatabase } from '@svc/testkit';
+import { quoteRequest } from '../../test/ledger-fixtures';
 import { FREE_CLEARANCE_REASON } from './clearance';
 import { issueQuote, type QuoteRequest } from './quotes';
 
@@ -22,14 +23,7 @@ beforeAll(async () => {
 afterAll(() => database?.drop());
 
 function request(parts: Partial<QuoteRequest> = {}): QuoteRequest {
-  return {
-    quoteId: randomUUID(),
-    clientId: randomUUID(),
-    slug: 'crt',
-    priceMicros: 0n,
-    inputHash: HASH,
-    ...parts,
-  };
+  return quoteRequest(HASH, parts);
 }
 
 describe('issueQuote (wallet.quotes)', () => {

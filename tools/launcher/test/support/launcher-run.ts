@@ -1,6 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
-import { freePort } from '@svc/devstack';
+import { freePort, tcpAnswers } from '@svc/devstack';
+import { deleteKeysWithPrefix, type TestDatabase, testRedisUrl } from '@svc/testkit';
 
 // `pnpm start` driven the way a terminal runs a foreground job, for the launcher's integration
 // suites: its own process group, its output captured, polled with bounded waits.
@@ -162,4 +164,42 @@ export async function showingOutput(run: LauncherRun, checks: () => Promise<void
     }
     throw err;
   }
+}
+
+/** What a launcher suite made and must remove (any of it may be missing when set-up failed early). */
+export interface LauncherSuiteResources {
+  readonly runs: readonly LauncherRun[];
+  readonly ports: readonly number[] | undefined;
+  readonly database: TestDatabase | undefined;
+  readonly prefix: string;
+  readonly dataDir: string | undefined;
+}
+
+/**
+ * afterAll of a launcher suite: every step is tried even when one fails; the first failure is
+ * thrown. Killed launchers' services notice within a second (parent-watch.ts) and stop; their ports
+ * are awaited so they do not write to Redis after its keys are deleted.
+ */
+export async function cleanUpLauncherSuite(resources: LauncherSuiteResources): Promise<void> {
+  const failures: unknown[] = [];
+  const attempt = async (step: () => unknown): Promise<void> => {
+    try {
+      await step();
+    } catch (err) {
+      failures.push(err);
+    }
+  };
+  await attempt(async () => {
+    for (const run of resources.runs) await run.kill();
+    const deadline = Date.now() + 15_000;
+    for (const port of resources.ports ?? []) {
+      while (Date.now() < deadline && (await tcpAnswers('127.0.0.1', port))) await sleep(200);
+    }
+  });
+  await attempt(() => resources.database?.drop());
+  await attempt(() => deleteKeysWithPrefix(testRedisUrl(), resources.prefix));
+  await attempt(() => {
+    if (resources.dataDir !== undefined) fs.rmSync(resources.dataDir, { recursive: true, force: true });
+  });
+  if (failures.length > 0) throw failures[0];
 }
