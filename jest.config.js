@@ -14,6 +14,19 @@ module.exports = {
   // jest 30 reads testTimeout only at the top level, not per project: integration suites start
   // real processes, so they get 60 s; unit tests finish long before either limit matters.
   testTimeout: 60_000,
+  // Two workers, on purpose. jest's default is cores - 1, one worker on CI's two cores, but the
+  // integration suites mostly wait (on spawned services, PostgreSQL, Redis, timers), so two of them
+  // share two cores well. Measured on a 2-core machine shared with other jobs (load 11-26, so noisy),
+  // subset = services/wallet, services/orchestrator, packages/db, packages/auth, tools/admin
+  // (26-27 suites, 176-181 tests), wall time in s, two runs each:
+  //   per-suite migrations:  1 worker 307, 281;  2 workers 246, 141
+  //   template databases:    1 worker 240, 259;  2 workers 231, 172;  3 workers 163 (once)
+  // A third worker bought nothing measurable and adds contention (summed suite time 476 s vs 339-457 s);
+  // tools/admin's CLI suite (60-160 s, one CLI process after another) is the subset's long pole.
+  // Override per run with `--maxWorkers=N`.
+  maxWorkers: 2,
+  // jest's default reporter, then the slowest suites with their seconds (jest/slowest-suites-reporter.js).
+  reporters: ['default', ['<rootDir>/jest/slowest-suites-reporter.js', { count: 15 }]],
   projects: [
     {
       displayName: 'unit',

@@ -2,12 +2,16 @@
 // process, before any *.int.test.ts suite. It makes sure a PostgreSQL and a Redis answer and puts
 // their URLs in process.env.TEST_DATABASE_ADMIN_URL / TEST_REDIS_URL. Test workers are forked after
 // this and inherit process.env (packages/devstack/test/integration-env.int.test.ts checks that).
+// It also builds the migrated template database the suites' databases are copied from.
+
+import { ensureMigratedTemplate } from '../packages/db/src/migrate/template-database';
 import {
   consoleLogger,
   findWorkspaceRoot,
   prepareIntegrationStack,
   redactUrl,
 } from '../packages/devstack/src/index';
+import { prepareSharedStackDir } from '../packages/testkit/src/shared-stack-files';
 import { setIntegrationStack } from './integration-stack';
 
 const logger = consoleLogger('integration-setup');
@@ -21,5 +25,10 @@ export default async function integrationSetup(): Promise<void> {
   setIntegrationStack({ stops: stack.stops });
   process.env.TEST_DATABASE_ADMIN_URL = stack.databaseAdminUrl;
   process.env.TEST_REDIS_URL = stack.redisUrl;
+  // The migrated template every createTestDatabase copies: built here, once, so that no suite's
+  // beforeAll pays for it (suites still ensure it themselves, so a missing one is rebuilt).
+  await ensureMigratedTemplate(stack.databaseAdminUrl, { log: (line) => logger.info(line) });
+  // Where the suites sharing one platform (sharedTestStack) find it; started by the first to ask.
+  await prepareSharedStackDir();
   logger.info(`PostgreSQL ${redactUrl(stack.databaseAdminUrl)}, Redis ${redactUrl(stack.redisUrl)}`);
 }

@@ -1,6 +1,6 @@
 // The worker processes serving a stack, as they announce themselves: one heartbeat key per worker
 // and runtime, `<BUS_PREFIX>:workers:<runtime>:<worker id>`, holding JSON with its concurrency
-// (services/worker/src/domain/heartbeat.ts). The bench prints what the workers really run with.
+// (services/worker/src/adapters/worker-presence.ts). The bench prints what the workers really run with.
 import { scanKeysWithPrefix } from '@svc/testkit';
 
 export interface WorkerAnnouncement {

@@ -1,11 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import {
-  createPrismaClient,
-  dropDatabase,
-  ensureDatabaseExists,
-  migrateDatabase,
-  type PrismaClient,
-} from '@svc/db';
+import { createMigratedDatabase, createPrismaClient, dropDatabase, type PrismaClient } from '@svc/db';
 import { formatApiKey, generateApiKey, parseApiKey } from '../src/api-key-format';
 import { ApiKeyStore } from '../src/api-key-store';
 import { decodeBase62 } from '../src/base62';
@@ -23,8 +17,7 @@ let prisma: PrismaClient;
 let store: ApiKeyStore;
 
 beforeAll(async () => {
-  await ensureDatabaseExists(DATABASE_URL);
-  await migrateDatabase(DATABASE_URL);
+  await createMigratedDatabase(DATABASE_URL);
   prisma = createPrismaClient(DATABASE_URL);
   store = new ApiKeyStore(prisma);
 });

@@ -2,6 +2,7 @@ import { ServiceUnavailableError } from '@svc/errors';
 import type { Logger } from '@svc/log';
 import { Queue, QueueEvents, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { BusCatalog } from './catalog';
 import { type Closable, closeWithin, once } from './closable';
 import { createErrorLogLimiter, createRedis } from './redis';
 import { BusSealer } from './sealing';
@@ -12,7 +13,13 @@ export interface ConsumerHandle extends Closable {
   waitUntilReady(): Promise<void>;
 }
 
-export interface CreateBusOptions {
+export interface CreateBusOptions<C extends BusCatalog = BusCatalog> {
+  /**
+   * The messages this bus carries (RPC methods, jobs, events): the platform's services pass
+   * @svc/capabilities' `messageCatalog` (with the capability jobs) or @svc/contracts'
+   * `platformCatalog`. Every typed call on the bus checks names and payloads against it.
+   */
+  catalog: C;
   redisUrl: string;
   /** Namespace of every key and channel (BullMQ `prefix`): tests use a unique one, prod may share a Redis. */
   prefix: string;
@@ -27,8 +34,12 @@ export interface CreateBusOptions {
   encryptionKeys: readonly Uint8Array[];
 }
 
-/** The handle every bus function takes. */
-export interface Bus extends Closable {
+/**
+ * The handle every bus function takes, typed by its catalog. `Bus` alone (any catalog) is enough for
+ * what needs no message: presence, readiness, the raw connection.
+ */
+export interface Bus<C extends BusCatalog = BusCatalog> extends Closable {
+  readonly catalog: C;
   readonly prefix: string;
   /**
    * The shared producer connection (made on first use, `enableOfflineQueue: false`): for health
@@ -45,7 +56,8 @@ const PHASES: readonly Phase[] = ['consumers', 'queues', 'connections'];
 const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 
 /** The Bus implementation; other bus modules reach its internals through `busInternals`. */
-class BusImpl implements Bus {
+class BusImpl<C extends BusCatalog = BusCatalog> implements Bus<C> {
+  readonly catalog: C;
   readonly prefix: string;
   readonly logger: Logger;
   readonly redisUrl: string;
@@ -59,7 +71,8 @@ class BusImpl implements Bus {
   private closed = false;
   readonly close: () => Promise<void>;
 
-  constructor(options: CreateBusOptions) {
+  constructor(options: CreateBusOptions<C>) {
+    this.catalog = options.catalog;
     this.prefix = options.prefix;
     this.logger = options.logger;
     this.redisUrl = options.redisUrl;
@@ -270,8 +283,8 @@ function waitForReady(redis: Redis, maxWaitMs: number): Promise<boolean> {
   });
 }
 
-export function createBus(options: CreateBusOptions): Bus {
-  return new BusImpl(options);
+export function createBus<C extends BusCatalog>(options: CreateBusOptions<C>): Bus<C> {
+  return new BusImpl<C>(options);
 }
 
 /** Internal: the implementation behind a Bus (only `createBus` makes them). */

@@ -1,14 +1,8 @@
 import { formatZodError, ServiceUnavailableError } from '@svc/errors';
 import type { Logger } from '@svc/log';
+import type { z } from 'zod';
 import { type Bus, busInternals } from './bus';
-import {
-  type EventCatalog,
-  type EventName,
-  type EventPayload,
-  type EventPayloadInput,
-  eventCatalog,
-  isEventName,
-} from './catalog/events';
+import { type BusCatalog, catalogEntry, type EventNameOf } from './catalog';
 import { type Closable, closeWithin, once } from './closable';
 import { eventChannel } from './names';
 import { createRedis } from './redis';
@@ -17,12 +11,16 @@ import { type BusSealer, sealingContext } from './sealing';
 
 /**
  * Typed events over Redis pub/sub: every subscribed replica gets every event (fan-out), unlike a
- * queue where one consumer takes each job. Lossy while a subscriber is disconnected (see
- * eventCatalog): consumers also keep a TTL on whatever the events refresh.
+ * queue where one consumer takes each job. Lossy while a subscriber is disconnected (nothing
+ * replays a missed event): consumers also keep a TTL on whatever the events refresh.
  */
 
-export type EventHandler<N extends EventName> = (payload: EventPayload<N>) => void | Promise<void>;
-export type EventHandlers = { [N in EventName]?: EventHandler<N> };
+/** Handles one event type, given its schema (e.g. `EventHandler<EventCatalog['run.finished']>`). */
+export type EventHandler<Schema extends z.ZodType> = (payload: z.output<Schema>) => void | Promise<void>;
+/** Handlers by event name, for some of the events of `Events` (a catalog's `events`). */
+export type EventHandlers<Events extends BusCatalog['events']> = {
+  [N in keyof Events]?: EventHandler<Events[N]>;
+};
 
 export interface Subscription extends Closable {
   /** Resolves once Redis confirmed the subscriptions (events published before that are missed). */
@@ -37,12 +35,12 @@ const PUBLISH_CONNECT_WAIT_MS = 2_000;
  * a payload that does not match the catalog (a programming error) and ServiceUnavailableError when
  * Redis is down (the event is lost: publishers log it and rely on consumers' TTLs).
  */
-export async function publishEvent<N extends EventName>(
-  bus: Bus,
+export async function publishEvent<C extends BusCatalog, N extends EventNameOf<C>>(
+  bus: Bus<C>,
   name: N,
-  payload: EventPayloadInput<N>,
+  payload: z.input<C['events'][N]>,
 ): Promise<number> {
-  const parsed = eventCatalog[name].safeParse(payload);
+  const parsed = safeParseWith<C['events'][N]>(eventSchema(bus, name), payload);
   if (!parsed.success) throw new TypeError(`invalid ${name} event: ${formatZodError(parsed.error)}`);
   const internals = busInternals(bus);
   const channel = eventChannel(bus.prefix, name);
@@ -67,14 +65,17 @@ export async function publishEvent<N extends EventName>(
  * other command). Payloads that fail their schema are logged and dropped; a handler that throws is
  * logged and does not stop later events.
  */
-export function subscribeEvents(bus: Bus, handlers: EventHandlers): Subscription {
+export function subscribeEvents<C extends BusCatalog>(
+  bus: Bus<C>,
+  handlers: NoInfer<EventHandlers<C['events']>>,
+): Subscription {
   const internals = busInternals(bus);
   const logger = internals.logger;
   const redis = createRedis(internals.redisUrl, { role: 'subscriber', name: `${bus.prefix}:events`, logger });
 
-  const byChannel = new Map<string, EventName>();
+  const byChannel = new Map<string, EventNameOf<C>>();
   for (const name of Object.keys(handlers)) {
-    if (isEventName(name)) byChannel.set(eventChannel(bus.prefix, name), name);
+    if (isEventName(bus, name)) byChannel.set(eventChannel(bus.prefix, name), name);
   }
   const subscribed =
     byChannel.size > 0 ? redis.subscribe(...byChannel.keys()).then(() => {}) : Promise.resolve();
@@ -83,7 +84,8 @@ export function subscribeEvents(bus: Bus, handlers: EventHandlers): Subscription
 
   redis.on('message', (channel: string, message: string) => {
     const name = byChannel.get(channel);
-    if (name) void deliver(name, handlers, openEvent(internals.sealer, bus.prefix, channel, message), logger);
+    if (name)
+      void deliver(bus, name, handlers, openEvent(internals.sealer, bus.prefix, channel, message), logger);
   });
 
   const close = once(async () => {
@@ -98,6 +100,16 @@ export function subscribeEvents(bus: Bus, handlers: EventHandlers): Subscription
   return { close, waitUntilReady: () => subscribed };
 }
 
+function isEventName<C extends BusCatalog>(bus: Bus<C>, name: string): name is EventNameOf<C> {
+  return Object.hasOwn(bus.catalog.events, name);
+}
+
+/** The catalog's schema of `name`; TypeError for a name the catalog lacks (a programming error). */
+function eventSchema<C extends BusCatalog, N extends EventNameOf<C>>(bus: Bus<C>, name: N): C['events'][N] {
+  if (!isEventName(bus, name)) throw new TypeError(`unknown event ${name}`);
+  return catalogEntry<C['events'], N>(bus.catalog.events, name);
+}
+
 type Opened = { ok: true; payload: unknown } | { ok: false; reason: string };
 
 /** The event's payload, opened; why not when the message is not JSON or does not open. */
@@ -109,9 +121,10 @@ function openEvent(sealer: BusSealer, prefix: string, channel: string, message: 
   }
 }
 
-async function deliver<N extends EventName>(
+async function deliver<C extends BusCatalog, N extends EventNameOf<C>>(
+  bus: Bus<C>,
   name: N,
-  handlers: EventHandlers,
+  handlers: EventHandlers<C['events']>,
   opened: Opened,
   logger: Logger,
 ): Promise<void> {
@@ -119,12 +132,12 @@ async function deliver<N extends EventName>(
     logger.warn({ event: name, err: opened.reason }, 'event dropped: does not open');
     return;
   }
-  const parsed = safeParseWith<EventCatalog[N]>(eventCatalog[name], opened.payload);
+  const parsed = safeParseWith<C['events'][N]>(eventSchema(bus, name), opened.payload);
   if (!parsed.success) {
     logger.warn({ event: name, err: formatZodError(parsed.error) }, 'event dropped: invalid payload');
     return;
   }
-  const handler: EventHandler<N> | undefined = handlers[name];
+  const handler: EventHandler<C['events'][N]> | undefined = handlers[name];
   try {
     await handler?.(parsed.data);
   } catch (err) {

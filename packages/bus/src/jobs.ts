@@ -3,14 +3,14 @@ import type { Logger } from '@svc/log';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { type Bus, busInternals, type ConsumerHandle } from './bus';
 import {
-  type JobCatalog,
+  type BusCatalog,
+  catalogEntry,
   type JobDefinition,
-  type JobName,
-  type JobPayload,
-  type JobPayloadInput,
-  type JobResultInput,
-  jobCatalog,
-} from './catalog/jobs';
+  type JobNameOf,
+  type JobPayloadInputOf,
+  type JobPayloadOf,
+  type JobResultInputOf,
+} from './catalog';
 import { jobQueueName } from './names';
 import { safeParseWith } from './schema';
 import { SealError, type SealedValue, sealingContext } from './sealing';
@@ -31,13 +31,13 @@ const ENQUEUE_CONNECT_WAIT_MS = 2_000;
  * existing one when deduplicated). Throws TypeError for an invalid payload or job id (programming
  * errors) and ServiceUnavailableError when Redis is down.
  */
-export async function enqueueJob<N extends JobName>(
-  bus: Bus,
+export async function enqueueJob<C extends BusCatalog, N extends JobNameOf<C>>(
+  bus: Bus<C>,
   name: N,
-  payload: JobPayloadInput<N>,
+  payload: JobPayloadInputOf<NoInfer<C>['jobs'][N]>,
   options: EnqueueOptions = {},
 ): Promise<{ jobId: string }> {
-  const definition = jobCatalog[name];
+  const definition = jobDefinition(bus, name);
   const parsed = definition.payload.safeParse(payload);
   if (!parsed.success) throw new TypeError(`invalid ${name} job: ${formatZodError(parsed.error)}`);
   if (options.jobId?.includes(':')) throw new TypeError(`job id must not contain ':' (${options.jobId})`);
@@ -64,7 +64,11 @@ export async function enqueueJob<N extends JobName>(
  * removed; false when there was none or it is active (a locked job cannot be removed: its worker
  * finishes or skips it). Throws ServiceUnavailableError when Redis is down.
  */
-export async function removeWaitingJob(bus: Bus, name: JobName, jobId: string): Promise<boolean> {
+export async function removeWaitingJob<C extends BusCatalog>(
+  bus: Bus<C>,
+  name: JobNameOf<C>,
+  jobId: string,
+): Promise<boolean> {
   const internals = busInternals(bus);
   await internals.readyProducer(ENQUEUE_CONNECT_WAIT_MS);
   try {
@@ -84,9 +88,9 @@ export async function removeWaitingJob(bus: Bus, name: JobName, jobId: string): 
   }
 }
 
-export interface ScheduleRepeatingJobOptions<N extends JobName> {
+export interface ScheduleRepeatingJobOptions<D extends JobDefinition> {
   /** Payload of every scheduled job (validated like enqueueJob's); default `{}`. */
-  payload?: JobPayloadInput<N>;
+  payload?: JobPayloadInputOf<D>;
 }
 
 /**
@@ -96,16 +100,16 @@ export interface ScheduleRepeatingJobOptions<N extends JobName> {
  * of adding its own. It lives in Redis: closing the process does not remove it. Throws TypeError for
  * an invalid payload or interval and ServiceUnavailableError when Redis is down.
  */
-export async function scheduleRepeatingJob<N extends JobName>(
-  bus: Bus,
+export async function scheduleRepeatingJob<C extends BusCatalog, N extends JobNameOf<C>>(
+  bus: Bus<C>,
   name: N,
   everyMs: number,
-  options: ScheduleRepeatingJobOptions<N> = {},
+  options: ScheduleRepeatingJobOptions<C['jobs'][N]> = {},
 ): Promise<{ schedulerId: string }> {
   if (!Number.isSafeInteger(everyMs) || everyMs < 1) {
     throw new TypeError(`repeat interval of ${name} must be a positive integer of ms, got ${everyMs}`);
   }
-  const definition = jobCatalog[name];
+  const definition = jobDefinition(bus, name);
   const parsed = definition.payload.safeParse(options.payload ?? {});
   if (!parsed.success) throw new TypeError(`invalid ${name} job: ${formatZodError(parsed.error)}`);
   const internals = busInternals(bus);
@@ -140,10 +144,11 @@ export interface JobContext {
   signal: AbortSignal;
 }
 
-export type JobHandler<N extends JobName> = (
-  payload: JobPayload<N>,
+/** Handles the jobs of one definition (e.g. `JobHandler<JobCatalog['wallet.settle']>`). */
+export type JobHandler<D extends JobDefinition> = (
+  payload: JobPayloadOf<D>,
   context: JobContext,
-) => Promise<JobResultInput<N>>;
+) => Promise<JobResultInputOf<D>>;
 
 export interface ProcessJobsOptions {
   /** Jobs handled at once by this process. Default 1: job handlers may be CPU- or memory-heavy. */
@@ -166,15 +171,16 @@ export type JobProcessor = ConsumerHandle;
  * error from the handler is retried per the catalog's attempts/backoff, so handlers must be
  * idempotent (delivery is at-least-once).
  */
-export function processJobs<N extends JobName>(
-  bus: Bus,
+export function processJobs<C extends BusCatalog, N extends JobNameOf<C>>(
+  bus: Bus<C>,
   name: N,
-  handler: JobHandler<N>,
+  // NoInfer: the catalog is inferred from `bus` alone, so an inline handler's literals keep their types.
+  handler: NoInfer<JobHandler<C['jobs'][N]>>,
   options: ProcessJobsOptions = {},
 ): JobProcessor {
   const internals = busInternals(bus);
   const logger = internals.logger.child({ job: name });
-  const definition = jobCatalog[name];
+  const definition = jobDefinition(bus, name);
   const closeTimeoutMs = options.closeTimeoutMs ?? 30_000;
 
   const processJob = async (job: Job, _token?: string, signal?: AbortSignal) => {
@@ -187,7 +193,7 @@ export function processJobs<N extends JobName>(
       logger.error({ jobId: job.id }, message);
       throw new UnrecoverableError(message);
     }
-    const payload = safeParseWith<JobCatalog[N]['payload']>(definition.payload, data);
+    const payload = safeParseWith<C['jobs'][N]['payload']>(definition.payload, data);
     if (!payload.success) {
       const message = `invalid ${name} payload: ${formatZodError(payload.error)}`;
       logger.error({ jobId: job.id }, message);
@@ -199,7 +205,7 @@ export function processJobs<N extends JobName>(
       started: Math.max(1, job.attemptsStarted),
       signal: signal ?? new AbortController().signal,
     };
-    const result = safeParseWith<JobCatalog[N]['result']>(
+    const result = safeParseWith<C['jobs'][N]['result']>(
       definition.result,
       await handler(payload.data, context),
     );
@@ -223,6 +229,15 @@ export function processJobs<N extends JobName>(
   if (dropsDataWhenFinished(definition)) dropDataOfFinishedJobs(worker, logger);
 
   return internals.ownWorker(worker, `job worker ${name}`, closeTimeoutMs, logger);
+}
+
+/**
+ * The catalog's definition of `name`. Throws TypeError for a name the bus's catalog lacks: the types
+ * rule that out, so it is a programming error (e.g. a catalog built from another version).
+ */
+function jobDefinition<C extends BusCatalog, N extends JobNameOf<C>>(bus: Bus<C>, name: N): C['jobs'][N] {
+  if (!Object.hasOwn(bus.catalog.jobs, name)) throw new TypeError(`unknown job ${name}`);
+  return catalogEntry<C['jobs'], N>(bus.catalog.jobs, name);
 }
 
 function dropsDataWhenFinished(definition: JobDefinition): boolean {
@@ -252,7 +267,7 @@ function dropDataOfFinishedJobs(worker: Worker, logger: Logger): void {
 }
 
 /** A payload as `jobs.<name>` stores it: sealed for its queue and job name. */
-function sealJobPayload(bus: Bus, name: JobName, payload: unknown): SealedValue {
+function sealJobPayload(bus: Bus, name: string, payload: unknown): SealedValue {
   const internals = busInternals(bus);
   return internals.sealer.seal(payload, sealingContext.jobData(bus.prefix, jobQueueName(name), name));
 }
@@ -262,7 +277,7 @@ function sealJobPayload(bus: Bus, name: JobName, payload: unknown): SealedValue 
  * SealError when it does not open (tampered, another key or queue, or dropped once finished). For
  * the worker and for tests and operators that inspect a job (`queue.getJob(id).data` is sealed).
  */
-export function openJobData(bus: Bus, name: JobName, data: unknown): unknown {
+export function openJobData<C extends BusCatalog>(bus: Bus<C>, name: JobNameOf<C>, data: unknown): unknown {
   if (typeof data === 'object' && data !== null && 'dropped' in data) {
     throw new SealError('its payload was removed when it finished; it cannot run again');
   }

@@ -1,5 +1,6 @@
 /**
- * Registry of every Redis name the bus uses (queue names and pub/sub channels).
+ * Registry of every Redis name the bus uses (queue names and pub/sub channels). Keys that services
+ * share among themselves (run cancel markers, runtime workers) are contracts: @svc/contracts keys.ts.
  *
  * These names are a wire contract between deployed processes: jobs already waiting in a queue are
  * only ever seen by workers listening on the same name. NEVER rename a queue or channel without a
@@ -25,25 +26,6 @@ export function jobQueueName(job: string): string {
 /** Pub/sub channel of one event type, namespaced by the bus prefix: `<prefix>:events:catalog.changed`. */
 export function eventChannel(prefix: string, event: string): string {
   return `${prefix}:events:${event}`;
-}
-
-/**
- * Cancel marker of a run (`SET … EX`, a day): set by the orchestrator on every cancel, read by a
- * worker before it starts the run's job, so a job picked up in the instant of a cancel is skipped.
- */
-export function runCancelKey(prefix: string, runId: string): string {
-  return `${prefix}:runs:cancel:${runId}`;
-}
-
-/** ms: how long a cancel marker is kept (longer than any job waits in a queue or backoff). */
-export const RUN_CANCEL_KEY_TTL_MS = 24 * 3_600_000;
-
-/**
- * Workers up per runtime: a sorted set of worker ids scored by when their heartbeat lapses (ms since
- * the epoch). "Is a `browser` worker up?" is `ZCOUNT <key> <now> +inf` > 0, one O(log n) call.
- */
-export function runtimeWorkersKey(prefix: string, runtime: string): string {
-  return `${prefix}:runtimes:${runtime}`;
 }
 
 /**

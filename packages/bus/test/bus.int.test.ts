@@ -1,6 +1,7 @@
 import { ServiceUnavailableError } from '@svc/errors';
 import { memoryLogger } from '@svc/log';
 import { createBus, createRpcClient, enqueueJob, serveRpc } from '../src';
+import { testCatalog } from './catalog';
 import { busKeys, closedPortUrl, deletePrefix, redisUrl, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('bus');
@@ -13,7 +14,7 @@ afterAll(async () => {
 describe('bus with Redis down', () => {
   it('fails an RPC call fast with 503 when the producer cannot reach Redis, and does not hang', async () => {
     const url = await closedPortUrl();
-    const bus = createBus({ redisUrl: url, prefix, logger, encryptionKeys: busKeys });
+    const bus = createBus({ catalog: testCatalog, redisUrl: url, prefix, logger, encryptionKeys: busKeys });
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
     try {
       for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -41,7 +42,13 @@ describe('bus with Redis down', () => {
   it('never logs the password of the Redis URL', async () => {
     const url = (await closedPortUrl()).replace('redis://', 'redis://:s3cret-pass@');
     const { logger: quiet, lines: logged } = memoryLogger();
-    const bus = createBus({ redisUrl: url, prefix, logger: quiet, encryptionKeys: busKeys });
+    const bus = createBus({
+      catalog: testCatalog,
+      redisUrl: url,
+      prefix,
+      logger: quiet,
+      encryptionKeys: busKeys,
+    });
     try {
       await createRpcClient(bus, 'vault', { timeoutMs: 500 })
         .call('ping', {})
@@ -57,7 +64,7 @@ describe('bus with Redis down', () => {
 
 describe('bus.close()', () => {
   it('closes responders it started and refuses new work afterwards', async () => {
-    const bus = createBus({ redisUrl, prefix, logger, encryptionKeys: busKeys });
+    const bus = createBus({ catalog: testCatalog, redisUrl, prefix, logger, encryptionKeys: busKeys });
     const server = serveRpc(bus, 'vault', {});
     await server.waitUntilReady();
     const vault = createRpcClient(bus, 'vault', { timeoutMs: 5_000 });
@@ -72,7 +79,7 @@ describe('bus.close()', () => {
     await expect(vault.call('ping', {})).rejects.toBeInstanceOf(ServiceUnavailableError);
 
     // The closed responder no longer answers: a call from another bus times out.
-    const other = createBus({ redisUrl, prefix, logger, encryptionKeys: busKeys });
+    const other = createBus({ catalog: testCatalog, redisUrl, prefix, logger, encryptionKeys: busKeys });
     try {
       const late = createRpcClient(other, 'vault', { timeoutMs: 300 });
       await expect(late.call('ping', {})).rejects.toBeInstanceOf(ServiceUnavailableError);

@@ -1,23 +1,18 @@
 import { ServiceUnavailableError } from '@svc/errors';
 import { memoryLogger } from '@svc/log';
-import {
-  type Bus,
-  BusSealer,
-  createBus,
-  type EventPayload,
-  eventChannel,
-  publishEvent,
-  subscribeEvents,
-} from '../src';
+import type { z } from 'zod';
+import { pollUntil } from '../../testkit/src/poll';
+import { type Bus, BusSealer, createBus, eventChannel, publishEvent, subscribeEvents } from '../src';
 import { sealingContext } from '../src/sealing';
-import { busKeys, closedPortUrl, deletePrefix, eventually, redisUrl, sleep, uniquePrefix } from './helpers';
+import { type TestCatalog, testCatalog } from './catalog';
+import { busKeys, closedPortUrl, deletePrefix, redisUrl, sleep, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('events');
 const { logger, lines } = memoryLogger();
-let bus: Bus;
+let bus: Bus<TestCatalog>;
 
 beforeAll(() => {
-  bus = createBus({ redisUrl, prefix, logger, encryptionKeys: busKeys });
+  bus = createBus({ catalog: testCatalog, redisUrl, prefix, logger, encryptionKeys: busKeys });
 });
 
 afterAll(async () => {
@@ -27,15 +22,15 @@ afterAll(async () => {
 
 describe('events over Redis pub/sub', () => {
   it('fans one event out to every subscriber', async () => {
-    const first: Array<EventPayload<'catalog.changed'>> = [];
-    const second: Array<EventPayload<'catalog.changed'>> = [];
+    const first: Array<z.output<TestCatalog['events']['catalog.changed']>> = [];
+    const second: Array<z.output<TestCatalog['events']['catalog.changed']>> = [];
     const a = subscribeEvents(bus, { 'catalog.changed': (event) => void first.push(event) });
     const b = subscribeEvents(bus, { 'catalog.changed': (event) => void second.push(event) });
     try {
       await Promise.all([a.waitUntilReady(), b.waitUntilReady()]);
       const receivers = await publishEvent(bus, 'catalog.changed', { version: 'v2', changed_slugs: ['crt'] });
       expect(receivers).toBe(2);
-      await eventually(() => first.length === 1 && second.length === 1);
+      await pollUntil(() => first.length === 1 && second.length === 1);
       expect(first).toEqual([{ version: 'v2', changed_slugs: ['crt'] }]);
       expect(second).toEqual(first);
     } finally {
@@ -44,7 +39,7 @@ describe('events over Redis pub/sub', () => {
   });
 
   it('logs and drops an invalid or unsealed payload, then keeps delivering', async () => {
-    const received: Array<EventPayload<'catalog.changed'>> = [];
+    const received: Array<z.output<TestCatalog['events']['catalog.changed']>> = [];
     const subscription = subscribeEvents(bus, { 'catalog.changed': (event) => void received.push(event) });
     try {
       await subscription.waitUntilReady();
@@ -56,7 +51,7 @@ describe('events over Redis pub/sub', () => {
       await bus.redis.publish(channel, JSON.stringify({ version: 'v9', changed_slugs: [] }));
       await bus.redis.publish(channel, 'not json');
       await publishEvent(bus, 'catalog.changed', { version: 'v3', changed_slugs: [] });
-      await eventually(() => received.length === 1);
+      await pollUntil(() => received.length === 1);
       await sleep(50);
       expect(received).toEqual([{ version: 'v3', changed_slugs: [] }]);
       const dropped = lines().filter((line) => String(line.msg).startsWith('event dropped'));
@@ -82,7 +77,7 @@ describe('events over Redis pub/sub', () => {
       await subscription.waitUntilReady();
       await publishEvent(bus, 'catalog.changed', { version: 'a', changed_slugs: [] });
       await publishEvent(bus, 'catalog.changed', { version: 'b', changed_slugs: [] });
-      await eventually(() => calls === 2);
+      await pollUntil(() => calls === 2);
       expect(lines().some((line) => line.msg === 'event handler failed')).toBe(true);
     } finally {
       await subscription.close();
@@ -97,7 +92,13 @@ describe('events over Redis pub/sub', () => {
   });
 
   it('does not deliver events of another prefix', async () => {
-    const other = createBus({ redisUrl, prefix: `${prefix}-other`, logger, encryptionKeys: busKeys });
+    const other = createBus({
+      catalog: testCatalog,
+      redisUrl,
+      prefix: `${prefix}-other`,
+      logger,
+      encryptionKeys: busKeys,
+    });
     const received: unknown[] = [];
     const subscription = subscribeEvents(other, { 'catalog.changed': (event) => void received.push(event) });
     try {
@@ -111,7 +112,13 @@ describe('events over Redis pub/sub', () => {
   });
 
   it('publishing on a closed-port Redis fails fast with 503', async () => {
-    const down = createBus({ redisUrl: await closedPortUrl(), prefix, logger, encryptionKeys: busKeys });
+    const down = createBus({
+      catalog: testCatalog,
+      redisUrl: await closedPortUrl(),
+      prefix,
+      logger,
+      encryptionKeys: busKeys,
+    });
     try {
       const started = Date.now();
       await expect(

@@ -32,18 +32,6 @@ export async function deletePrefix(prefix: string): Promise<void> {
   }
 }
 
-/** Resolves when `predicate` holds, polling every 10 ms; rejects after `timeoutMs`. */
-export async function eventually(
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = 5_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(10);
-  }
-}
-
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,16 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { memoryLogger } from '@svc/log';
 import { Queue } from 'bullmq';
+import { pollUntil } from '../../testkit/src/poll';
 import { type Bus, BusSealer, createBus, enqueueJob, jobQueueName, processJobs } from '../src';
 import { sealingContext } from '../src/sealing';
-import { busKeys, deletePrefix, eventually, redisUrl, sleep, uniquePrefix } from './helpers';
+import { type TestCatalog, testCatalog } from './catalog';
+import { busKeys, deletePrefix, redisUrl, sleep, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('jobs');
 const { logger } = memoryLogger();
-let bus: Bus;
+let bus: Bus<TestCatalog>;
 
 beforeAll(() => {
-  bus = createBus({ redisUrl, prefix, logger, encryptionKeys: busKeys });
+  bus = createBus({ catalog: testCatalog, redisUrl, prefix, logger, encryptionKeys: busKeys });
 });
 
 afterAll(async () => {
@@ -34,7 +36,7 @@ describe('typed job queues', () => {
       return { message };
     });
     try {
-      await eventually(() => seen.length === 2);
+      await pollUntil(() => seen.length === 2);
       await sleep(200);
       expect(seen.sort()).toEqual(['hello', 'other']);
 
@@ -75,7 +77,7 @@ describe('typed job queues', () => {
         sealingContext.jobData(prefix, jobQueueName('system.echo'), 'system.echo'),
       );
       const job = await queue.add('system.echo', sealed, { attempts: 5 });
-      await eventually(async () => (await queue.getJobState(job.id ?? '')) === 'failed');
+      await pollUntil(async () => (await queue.getJobState(job.id ?? '')) === 'failed');
       const failed = await queue.getJob(job.id ?? '');
       expect(failed?.attemptsMade).toBe(1);
       expect(failed?.failedReason).toMatch(/invalid system.echo payload/);
@@ -104,7 +106,7 @@ describe('typed job queues', () => {
     try {
       for (const data of [{ message: 'plain' }, elsewhere, otherKey]) {
         const job = await queue.add('system.echo', data, { attempts: 5 });
-        await eventually(async () => (await queue.getJobState(job.id ?? '')) === 'failed');
+        await pollUntil(async () => (await queue.getJobState(job.id ?? '')) === 'failed');
         const failed = await queue.getJob(job.id ?? '');
         expect(failed?.attemptsMade).toBe(1);
         expect(failed?.failedReason).toMatch(/does not open/);
@@ -126,7 +128,7 @@ describe('typed job queues', () => {
     try {
       await enqueueJob(bus, 'system.echo', { message: 'retry me' }, { jobId: 'retry-1' });
       // First backoff: 0.5 to 1 s (1 s with jitter 0.5).
-      await eventually(() => tries === 2, 5_000);
+      await pollUntil(() => tries === 2, { timeoutMs: 5_000 });
     } finally {
       await processor.close();
     }

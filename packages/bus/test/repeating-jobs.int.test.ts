@@ -1,15 +1,17 @@
 import { memoryLogger } from '@svc/log';
 import { Queue } from 'bullmq';
+import { pollUntil } from '../../testkit/src/poll';
 import { type Bus, createBus, jobQueueName, openJobData, processJobs, scheduleRepeatingJob } from '../src';
-import { busKeys, deletePrefix, eventually, redisUrl, uniquePrefix } from './helpers';
+import { type TestCatalog, testCatalog } from './catalog';
+import { busKeys, deletePrefix, redisUrl, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('repeat');
 const { logger } = memoryLogger();
-let bus: Bus;
+let bus: Bus<TestCatalog>;
 let queue: Queue;
 
 beforeAll(() => {
-  bus = createBus({ redisUrl, prefix, logger, encryptionKeys: busKeys });
+  bus = createBus({ catalog: testCatalog, redisUrl, prefix, logger, encryptionKeys: busKeys });
   queue = new Queue(jobQueueName('uploads.cleanup'), { connection: { url: redisUrl }, prefix });
 });
 
@@ -36,7 +38,7 @@ describe('scheduleRepeatingJob', () => {
       return { expired_sessions: 0, deleted_uploads: 0, deleted_artifacts: 0 };
     });
     try {
-      await eventually(() => runs.length >= 3, 5_000);
+      await pollUntil(() => runs.length >= 3, { timeoutMs: 5_000 });
       // The catalog's options travel with every scheduled job (attempts 1 for uploads.cleanup).
       const [latest] = await queue.getJobs(['completed'], 0, 0);
       expect(latest?.opts.attempts).toBe(1);

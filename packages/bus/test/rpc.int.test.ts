@@ -1,25 +1,19 @@
 import { InternalError, NotFoundError, ServiceUnavailableError } from '@svc/errors';
 import { memoryLogger } from '@svc/log';
 import { Queue } from 'bullmq';
-import {
-  type Bus,
-  BusSealer,
-  createBus,
-  createRpcClient,
-  type RpcRequest,
-  rpcQueueName,
-  type ServiceHandlers,
-  serveRpc,
-} from '../src';
+import type { z } from 'zod';
+import { pollUntil } from '../../testkit/src/poll';
+import { type Bus, BusSealer, createBus, createRpcClient, rpcQueueName, serveRpc } from '../src';
 import { sealingContext } from '../src/sealing';
-import { busKeys, deletePrefix, eventually, redisUrl, sleep, uniquePrefix } from './helpers';
+import { type TestCatalog, type TestHandlers, testCatalog } from './catalog';
+import { busKeys, deletePrefix, redisUrl, sleep, uniquePrefix } from './helpers';
 
 const prefix = uniquePrefix('rpc');
 const { logger, lines } = memoryLogger();
-let bus: Bus;
+let bus: Bus<TestCatalog>;
 
 beforeAll(() => {
-  bus = createBus({ redisUrl, prefix, logger, encryptionKeys: busKeys });
+  bus = createBus({ catalog: testCatalog, redisUrl, prefix, logger, encryptionKeys: busKeys });
 });
 
 afterAll(async () => {
@@ -43,26 +37,15 @@ function balanceOf(clientId: string) {
   };
 }
 
-/** Wallet methods these tests do not exercise: present only to complete the handler set. */
-async function unused(): Promise<never> {
-  throw new Error('not used by these tests');
-}
-
 /** A wallet answering `balance` only (every other method throws). */
-function fakeWallet(balance: ServiceHandlers<'wallet'>['balance']): ServiceHandlers<'wallet'> {
-  return {
-    balance,
-    issueQuote: unused,
-    holdForRun: unused,
-    runLedger: unused,
-    usageStatement: unused,
-    spendDiagnostics: unused,
-    openHolds: unused,
-  };
+function fakeWallet(balance: TestHandlers<'wallet'>['balance']): TestHandlers<'wallet'> {
+  return { balance };
 }
 
 /** Registry handlers that record what reached them. */
-function registryHandlers(seen: Array<RpcRequest<'registry', 'search'>>): ServiceHandlers<'registry'> {
+function registryHandlers(
+  seen: Array<z.output<TestCatalog['rpc']['registry']['search']['request']>>,
+): TestHandlers<'registry'> {
   return {
     search: async (query) => {
       seen.push(query);
@@ -81,7 +64,7 @@ function registryHandlers(seen: Array<RpcRequest<'registry', 'search'>>): Servic
 }
 
 describe('RPC over BullMQ', () => {
-  const seen: Array<RpcRequest<'registry', 'search'>> = [];
+  const seen: Array<z.output<TestCatalog['rpc']['registry']['search']['request']>> = [];
 
   beforeAll(async () => {
     const server = serveRpc(bus, 'registry', registryHandlers(seen));
@@ -230,7 +213,7 @@ describe('RPC timeouts', () => {
     const second = serveRpc(bus, 'wallet', handlers);
     try {
       await second.waitUntilReady();
-      await eventually(async () => {
+      await pollUntil(async () => {
         const answer = await wallet.call('balance', { client_id: CLIENT_ID }).catch(() => undefined);
         return answer?.client_id === CLIENT_ID;
       });

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { memoryLogger } from '@svc/log';
+import type { z } from 'zod';
+import { pollUntil } from '../../testkit/src/poll';
 import {
   type Bus,
   createBus,
   createRedis,
   createRpcClient,
-  type EventPayload,
   enqueueJob,
   jobQueueName,
   openJobData,
@@ -15,7 +16,8 @@ import {
   serveRpc,
   subscribeEvents,
 } from '../src';
-import { busKeys, deletePrefix, eventually, redisUrl, uniquePrefix } from './helpers';
+import { type TestCatalog, testCatalog } from './catalog';
+import { busKeys, deletePrefix, redisUrl, uniquePrefix } from './helpers';
 
 // What the bus itself leaves in Redis (issue 13, finding 9): job payloads, RPC requests and replies
 // (job hashes and the queue's events stream) and events are sealed, and a capability job that has
@@ -24,11 +26,11 @@ import { busKeys, deletePrefix, eventually, redisUrl, uniquePrefix } from './hel
 const prefix = uniquePrefix('sealed');
 const { logger } = memoryLogger();
 const SECRET = 'Call Ada at +44 20 7946 0958 or ada@sealed-test.example';
-let bus: Bus;
+let bus: Bus<TestCatalog>;
 let redis: ReturnType<typeof createRedis>;
 
 beforeAll(() => {
-  bus = createBus({ redisUrl, prefix, logger, encryptionKeys: busKeys });
+  bus = createBus({ catalog: testCatalog, redisUrl, prefix, logger, encryptionKeys: busKeys });
   redis = createRedis(redisUrl, { role: 'worker', name: `${prefix}:inspect`, logger });
 });
 
@@ -65,7 +67,7 @@ it('seals a capability job payload, and drops it once the job has finished', asy
     return { outcome: 'completed' };
   });
   try {
-    await eventually(async () =>
+    await pollUntil(async () =>
       ((await redis.hget(`${prefix}:${queue}:${jobId}`, 'data')) ?? '').includes('dropped'),
     );
   } finally {
@@ -107,7 +109,7 @@ it('seals RPC requests and replies in the job hash and in the events stream', as
 });
 
 it('seals events on the wire, and subscribers still receive them', async () => {
-  const received: Array<EventPayload<'catalog.changed'>> = [];
+  const received: Array<z.output<TestCatalog['events']['catalog.changed']>> = [];
   const subscription = subscribeEvents(bus, { 'catalog.changed': (event) => void received.push(event) });
   const spy = createRedis(redisUrl, { role: 'subscriber', name: `${prefix}:spy`, logger });
   const raw: string[] = [];
@@ -116,7 +118,7 @@ it('seals events on the wire, and subscribers still receive them', async () => {
     spy.on('message', (_channel: string, message: string) => raw.push(message));
     await spy.subscribe(`${prefix}:events:catalog.changed`);
     await publishEvent(bus, 'catalog.changed', { version: 'v-ada', changed_slugs: ['pii-redact'] });
-    await eventually(() => received.length === 1 && raw.length === 1);
+    await pollUntil(() => received.length === 1 && raw.length === 1);
     expect(received).toEqual([{ version: 'v-ada', changed_slugs: ['pii-redact'] }]);
     expect(raw[0]).toMatch(/^\{"sealed":"v1\./);
     expect(raw[0]).not.toContain('v-ada');

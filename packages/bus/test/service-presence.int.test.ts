@@ -8,6 +8,7 @@ import {
   serviceInstancesKey,
   servicePresence,
 } from '../src';
+import { testCatalog } from './catalog';
 import { closedPortUrl, deletePrefix, redisUrl, uniquePrefix } from './helpers';
 
 // Service instances reporting their readiness, and the gateway-side read of it, on the real Redis.
@@ -17,7 +18,13 @@ const { logger } = memoryLogger();
 let bus: Bus;
 
 function newBus(url: string): Bus {
-  return createBus({ redisUrl: url, prefix, logger, encryptionKeys: [randomBytes(32)] });
+  return createBus({
+    catalog: testCatalog,
+    redisUrl: url,
+    prefix,
+    logger,
+    encryptionKeys: [randomBytes(32)],
+  });
 }
 
 beforeAll(() => {

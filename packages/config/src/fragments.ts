@@ -20,19 +20,30 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
 
 export const baseEnv = {
-  NODE_ENV: oneOf(NODE_ENVS).default('development'),
-  LOG_LEVEL: oneOf(LOG_LEVELS).default('info'),
+  NODE_ENV: oneOf(NODE_ENVS)
+    .default('development')
+    .describe(`One of ${NODE_ENVS.join(', ')}.`),
+  LOG_LEVEL: oneOf(LOG_LEVELS)
+    .default('info')
+    .describe(`pino level: ${LOG_LEVELS.join(', ')} (\`silent\`: no logs, for tests).`),
 };
 
 export const redisEnv = {
-  REDIS_URL: urlVar(['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+  REDIS_URL: urlVar(['redis:', 'rediss:'], 'redis://127.0.0.1:6379').describe(
+    'The Redis of the bus (queues, RPC, events) and of the Redis-backed caches and limits; redis:// or rediss://.',
+  ),
   // Prefix of every Redis key and queue name, so test suites and deployments can share one Redis.
   BUS_PREFIX: z
     .string()
     .regex(/^[a-z0-9_-]{1,32}$/, 'must be 1-32 lowercase letters, digits, _ or -')
-    .default('svc'),
+    .default('svc')
+    .describe(
+      'Prefix of every Redis key, queue and channel (1-32 of a-z 0-9 _ -), so several deployments or test suites share one Redis.',
+    ),
   // How long an RPC caller waits for a reply before answering 503.
-  RPC_TIMEOUT_MS: durationMs(3_000),
+  RPC_TIMEOUT_MS: durationMs(3_000).describe(
+    'ms an RPC caller waits for a reply before it answers 503 naming the service.',
+  ),
 };
 
 /** bytes: an AES-256 key of the bus (BUS_ENCRYPTION_KEY). */
@@ -50,14 +61,22 @@ export const busEncryptionEnv = {
     BUS_ENCRYPTION_KEY_BYTES,
     'the same 32 random bytes (hex or base64) in every service, e.g. `openssl rand -base64 32`; ' +
       '`pnpm start` makes one in <DATA_DIR>/bus-encryption-key',
+  ).describe(
+    'AES-256-GCM key(s) sealing every job payload, RPC message and event in Redis: 32 bytes in hex or base64, ' +
+      'the same in every process; comma-separated with the current key first while older ones drain (rotation). ' +
+      'No default (`pnpm start` makes one in <DATA_DIR>/bus-encryption-key).',
   ),
 };
 
 export const databaseEnv = {
-  DATABASE_URL: urlVar(['postgres:', 'postgresql:']),
+  DATABASE_URL: urlVar(['postgres:', 'postgresql:']).describe(
+    "PostgreSQL URL (postgres:// or postgresql://); each service uses only its own schema's tables.",
+  ),
   // PostgreSQL connections one process may hold (pg Pool `max`, node-postgres's default 10). Raise it
   // where many requests wait on the database at once; mind the server's max_connections (100).
-  DATABASE_POOL_MAX: intInRange(1, 1_000, 10),
+  DATABASE_POOL_MAX: intInRange(1, 1_000, 10).describe(
+    "PostgreSQL connections one process may hold (pg Pool `max`, 1-1000); mind the server's max_connections.",
+  ),
 };
 
 /**
@@ -68,8 +87,12 @@ export const databaseEnv = {
  */
 export function serviceEnv(defaultHealthPort: number, healthPortOptions: PortOptions = {}) {
   return {
-    HEALTH_PORT: port(defaultHealthPort, healthPortOptions),
-    SHUTDOWN_TIMEOUT_MS: durationMs(10_000),
+    HEALTH_PORT: port(defaultHealthPort, healthPortOptions).describe(
+      `The service's /healthz, /readyz and /metrics server${healthPortOptions.allowZero ? ' (0 = any free port)' : ''}.`,
+    ),
+    SHUTDOWN_TIMEOUT_MS: durationMs(10_000).describe(
+      'ms the whole graceful shutdown after SIGTERM/SIGINT may take before the process exits anyway.',
+    ),
   };
 }
 
@@ -82,5 +105,7 @@ export const DEFAULT_DATA_DIR = '.data';
  * relative to the workspace root, not to the current directory (pnpm runs scripts elsewhere).
  */
 export const dataDirEnv = {
-  DATA_DIR: pathVar(DEFAULT_DATA_DIR),
+  DATA_DIR: pathVar(DEFAULT_DATA_DIR).describe(
+    'Directory of what `pnpm start` writes (embedded PostgreSQL and Redis data, dev key, runtime.json); relative to the workspace root.',
+  ),
 };

@@ -9,70 +9,6 @@ export {
   ProducedArtifact,
 } from './artifacts';
 export {
-  CRT_BATCH_MAX_ENTRIES,
-  CrtBatchPlanInput,
-  CrtBatchPlanResult,
-  PlannedCrtRun,
-  RejectedPlanEntry,
-} from './capabilities/crt-batch-plan';
-export {
-  CSV_CONTENT_TYPES,
-  CSV_DISTINCT_LIMIT,
-  CSV_MAX_BYTES,
-  CSV_MAX_COLUMNS,
-  CSV_MAX_RECORD_CHARACTERS,
-  CsvColumnProfile,
-  CsvColumnType,
-  CsvProfileInput,
-  CsvProfileResult,
-} from './capabilities/csv-profile';
-export {
-  CAPABILITY_DEFINITIONS,
-  type CapabilityDefinition,
-  capabilityDefinition,
-  filesOf,
-  type PricedFile,
-  unitsOf,
-} from './capabilities/definitions';
-export {
-  HTML_MAX_BYTES,
-  HtmlToPdfInput,
-  HtmlToPdfResult,
-  PDF_ARTIFACT,
-  PDF_MAX_BYTES,
-} from './capabilities/html-to-pdf';
-export {
-  IMAGE_CONTENT_TYPES,
-  IMAGE_MAX_BYTES,
-  IMAGE_MAX_FILES,
-  IMAGE_MAX_PIXELS,
-  ImageThumbnailInput,
-  ImageThumbnailResult,
-  THUMBNAIL_MAX_SIZES,
-  Thumbnail,
-  ThumbnailSize,
-} from './capabilities/image-thumbnail';
-export {
-  PDF_EXTRACT_MAX_BYTES,
-  PDF_EXTRACT_MAX_PAGES,
-  PDF_EXTRACT_RESULT_MAX_CHARS,
-  PDF_TEXT_ARTIFACT,
-  PdfExtractTextInput,
-  PdfExtractTextResult,
-  PdfPageText,
-} from './capabilities/pdf-extract-text';
-export {
-  characterCount,
-  PII_MAX_CHARACTERS,
-  PII_TYPES,
-  PiiFinding,
-  PiiRedactInput,
-  PiiRedactResult,
-  PiiType,
-  piiRedactUnits,
-} from './capabilities/pii-redact';
-export { WhoisInput } from './capabilities/whois';
-export {
   acceptsContentType,
   CapabilityExecution,
   CapabilityRecord,
@@ -153,6 +89,70 @@ export {
   UsageStatementResponse,
 } from './ledger';
 export { MCP_TOOL_NAMES, McpJsonRpcMessage, type McpToolName } from './mcp';
+export {
+  type PlatformCatalog,
+  type PlatformJobName,
+  type PlatformJobPayload,
+  type PlatformJobPayloadInput,
+  type PlatformJobs,
+  platformCatalog,
+} from './messages/catalog';
+export {
+  type EventCatalog,
+  type EventName,
+  type EventPayload,
+  type EventPayloadInput,
+  eventCatalog,
+  isEventName,
+} from './messages/events';
+export {
+  CapabilityJobResult,
+  capabilityJobOptions,
+  INTERNAL_ERROR_MESSAGE,
+  INTERNAL_RUN_ERROR,
+  type JobDefinition,
+  type JobOptions,
+  type KeptJobs,
+  platformJobs,
+  RunMetrics,
+  RunReport,
+  retention,
+  transientRetry,
+} from './messages/jobs';
+export { RUN_CANCEL_KEY_TTL_MS, runCancelKey, runtimeWorkersKey } from './messages/keys';
+export {
+  isRpcService,
+  PingRequest,
+  PingResponse,
+  RPC_SERVICES,
+  type RpcCatalog,
+  type RpcMethod,
+  type RpcMethodName,
+  type RpcRequest,
+  type RpcRequestInput,
+  type RpcResponse,
+  type RpcResponseInput,
+  type RpcService,
+  rpcCatalog,
+} from './messages/rpc';
+export {
+  CancelRunResult,
+  CreateUploadSessionRequest,
+  CreateUploadSessionResponse,
+  HoldForRunRequest,
+  HoldForRunResponse,
+  IssueQuoteRequest,
+  ListArtifactsRequest,
+  OpenHoldsRequest,
+  OpenHoldsResponse,
+  QuoteCapabilityRequest,
+  RegisterArtifactsRequest,
+  ResolveFilesRequest,
+  ResolveFilesResponse,
+  StartCrtRunRequest,
+  StartRunRequest,
+  StartRunResponse,
+} from './messages/rpc-schemas';
 export { MICROS_PER_USD, microsFromUsd, signedUsdFromMicros, usdFromMicros } from './money';
 export { SpendDiagnosticsQuery } from './openapi/account-operations';
 export { apiOperations, buildOpenApiDocument, type OpenApiDocument } from './openapi/document';
@@ -194,6 +194,8 @@ export {
 export {
   ContentType,
   CSV_DELIMITERS,
+  CSV_MAX_COLUMNS,
+  CSV_MAX_RECORD_CHARACTERS,
   CsvDelimiter,
   CsvFacts,
   FileFacts,

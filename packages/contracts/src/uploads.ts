@@ -67,6 +67,19 @@ export const UploadStatus = z.enum(['pending', 'uploading', 'complete', 'expired
 export type UploadStatus = z.infer<typeof UploadStatus>;
 
 /**
+ * csv-profile's record limits, here because they bound the CSV facts the upload service measures
+ * (CsvFacts) as well as the worker's read.
+ *
+ * Columns one record may have: a quote or run for a CSV with a wider record is refused (422, from the
+ * upload's facts), and the worker fails the run at such a record as it reads.
+ */
+export const CSV_MAX_COLUMNS = 500;
+/**
+ * characters: the longest record csv-parse buffers (1 MiB). Bounds memory on a file whose quote
+ * never closes (the parser would otherwise hold the rest of the file as one field).
+ */
+export const CSV_MAX_RECORD_CHARACTERS = 1024 * 1024;
+/**
  * The field delimiters a CSV may be read with (csv-profile's `delimiter`). The same bytes are a
  * different table with each, so the upload service measures a CSV once per delimiter.
  */

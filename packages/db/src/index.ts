@@ -21,6 +21,13 @@ export { createMigration } from './migrate/create-migration';
 export type { MigrateOptions, MigrateResult } from './migrate/migrate-database';
 export { migrateDatabase } from './migrate/migrate-database';
 export { MIGRATIONS_DIR, SCHEMA_PATH } from './migrate/migrations-dir';
+export type { MigratedTemplateOptions } from './migrate/template-database';
+export {
+  createMigratedDatabase,
+  ensureMigratedTemplate,
+  migrationsHash,
+  TEMPLATE_PREFIX,
+} from './migrate/template-database';
 export {
   type LedgerDb,
   type LedgerTotals,

@@ -1,11 +1,5 @@
 import type { PrismaClient } from '../src/index';
-import {
-  createPrismaClient,
-  dropDatabase,
-  ensureDatabaseExists,
-  migrateDatabase,
-  Prisma,
-} from '../src/index';
+import { createMigratedDatabase, createPrismaClient, dropDatabase, Prisma } from '../src/index';
 import { uniqueDatabaseUrl } from './test-database';
 
 const capability = (
@@ -33,8 +27,7 @@ describe('Prisma client on the migrated schema', () => {
   let prisma: PrismaClient;
 
   beforeAll(async () => {
-    await ensureDatabaseExists(url);
-    await migrateDatabase(url);
+    await createMigratedDatabase(url);
     prisma = createPrismaClient(url, { max: 2 });
   }, 60_000);
 

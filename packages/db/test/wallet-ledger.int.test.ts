@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrismaClient } from '../src/index';
 import {
+  createMigratedDatabase,
   createPrismaClient,
   dropDatabase,
-  ensureDatabaseExists,
   ledgerTotals,
   lockWalletAccount,
-  migrateDatabase,
   recomputeLedgerTotals,
   spendPeriod,
 } from '../src/index';
@@ -32,8 +31,7 @@ describe('wallet ledger helpers', () => {
   let prisma: PrismaClient;
 
   beforeAll(async () => {
-    await ensureDatabaseExists(url);
-    await migrateDatabase(url);
+    await createMigratedDatabase(url);
     prisma = createPrismaClient(url, { max: 4 });
   }, 60_000);
 

@@ -1,9 +1,13 @@
 export { consoleLogger, type DevstackLogger, silentLogger } from './logger';
 export { freePort, tcpAnswers } from './net';
 export {
+  type ChosenPorts,
   DEFAULT_GATEWAY_PORT,
   DEFAULT_HEALTH_PORTS,
   DEFAULT_UPLOADS_DATA_PORT,
+  PLATFORM_SERVICES,
+  type PlatformService,
+  platformService,
   portEnv,
   probeBaseUrl,
   SERVICE_NAMES,
@@ -11,6 +15,7 @@ export {
   type ServicePorts,
   STOP_ORDER,
   serviceEntry,
+  servicePorts,
 } from './platform-services';
 export {
   DEFAULT_DATABASE,

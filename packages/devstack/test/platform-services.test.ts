@@ -3,12 +3,15 @@ import path from 'node:path';
 import {
   DEFAULT_GATEWAY_PORT,
   DEFAULT_HEALTH_PORTS,
+  DEFAULT_UPLOADS_DATA_PORT,
   findWorkspaceRoot,
+  platformService,
   portEnv,
   probeBaseUrl,
   SERVICE_NAMES,
   STOP_ORDER,
   serviceEntry,
+  servicePorts,
 } from '../src/index';
 
 describe('platform services', () => {
@@ -41,5 +44,28 @@ describe('platform services', () => {
     expect(probeBaseUrl('registry', { healthPort: 8081 })).toBe('http://127.0.0.1:8081');
     expect(probeBaseUrl('gateway', { port: 8080, healthPort: 9080 })).toBe('http://127.0.0.1:8080');
     expect(() => probeBaseUrl('gateway', { healthPort: 9080 })).toThrow('gateway has no port to probe');
+  });
+});
+
+describe('what each service needs', () => {
+  test('only the worker works without a database; uploads and the worker use object storage', () => {
+    expect(SERVICE_NAMES.filter((name) => !platformService(name).database)).toEqual(['worker']);
+    expect(SERVICE_NAMES.filter((name) => platformService(name).objectStore)).toEqual(['uploads', 'worker']);
+  });
+
+  test('a service listens on PORT or DATA_PORT only where the list gives it one', () => {
+    const chosen = { healthPort: 1, publicPort: 2, dataPort: 3 };
+    expect(servicePorts('registry', chosen)).toEqual({ healthPort: 1 });
+    expect(servicePorts('gateway', chosen)).toEqual({ healthPort: 1, port: 2 });
+    expect(servicePorts('uploads', chosen)).toEqual({ healthPort: 1, dataPort: 3 });
+    expect(DEFAULT_UPLOADS_DATA_PORT).toBe(8094);
+  });
+
+  test('a service waits only for listed services that start before it', () => {
+    for (const name of SERVICE_NAMES) {
+      for (const dependency of platformService(name).waitsFor) {
+        expect(SERVICE_NAMES.indexOf(dependency)).toBeLessThan(SERVICE_NAMES.indexOf(name));
+      }
+    }
   });
 });

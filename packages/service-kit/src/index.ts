@@ -1,6 +1,13 @@
 export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+export {
+  type CapabilityDirectory,
+  type CapabilityDirectoryOptions,
+  createCapabilityDirectory,
+  type FetchCapability,
+} from './capability-directory';
 export { type Pingable, prismaCheck, type RawQueryable, type ReadinessCheckFn, redisCheck } from './checks';
 export type { Closable } from './closable';
+export { defineService, startDeclaredService } from './define-service';
 export { type HealthServer, type HealthServerOptions, startHealthServer } from './health-server';
 export { answerClientErrors } from './http-client-errors';
 export {
@@ -25,3 +32,12 @@ export {
   startReadinessHeartbeat,
 } from './readiness-heartbeat';
 export { runService } from './run-service';
+export type {
+  BaseServiceContext,
+  BusNeed,
+  EnvFor,
+  ServiceContext,
+  ServiceDeclaration,
+  ServiceNeeds,
+} from './service-declaration';
+export { SingleFlightCache, type SingleFlightCacheOptions } from './single-flight-cache';

@@ -1,4 +1,5 @@
 import { memoryLogger } from '@svc/log';
+import { pollUntil } from '../../testkit/src/poll';
 import { type ReadinessPresence, startReadinessHeartbeat } from './readiness-heartbeat';
 
 // The heartbeat's decisions against an in-memory presence (the Redis one is tested in
@@ -26,14 +27,6 @@ function recordingPresence(intervalMs = 10) {
   };
 }
 
-async function eventually(predicate: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 describe('startReadinessHeartbeat', () => {
   it('reports ready while the checks pass, not ready while one fails, and withdraws on stop', async () => {
     const { logger, lines } = memoryLogger();
@@ -54,9 +47,9 @@ describe('startReadinessHeartbeat', () => {
     expect(rec.calls).toEqual(['ready']);
 
     postgresUp = false;
-    await eventually(() => rec.calls.at(-1) === 'not ready');
+    await pollUntil(() => rec.calls.at(-1) === 'not ready');
     postgresUp = true;
-    await eventually(() => rec.calls.at(-1) === 'ready');
+    await pollUntil(() => rec.calls.at(-1) === 'ready');
 
     await heartbeat.stop();
     expect(rec.calls.at(-1)).toBe('withdraw');
@@ -82,7 +75,7 @@ describe('startReadinessHeartbeat', () => {
     });
     await new Promise((resolve) => setTimeout(resolve, 50));
     rec.setFailing(false);
-    await eventually(() => rec.calls.includes('ready'));
+    await pollUntil(() => rec.calls.includes('ready'));
     await heartbeat.stop();
     const messages = lines().map((line) => line.msg);
     expect(messages.filter((m) => m === 'readiness report failed; retrying')).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { pollUntil } from '../../testkit/src/poll';
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'demo-service.ts');
 
@@ -26,13 +27,9 @@ function start(mode: string): Run {
   return { child, lines, exited };
 }
 
-async function waitForLine(run: Run, msg: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!run.lines.some((line) => line.msg === msg)) {
-    if (Date.now() > deadline) throw new Error(`no "${msg}" line within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** Waits (up to 15 s: the child is a real node process) for its JSON log line with this `msg`. */
+const waitForLine = (run: Run, msg: string) =>
+  pollUntil(() => run.lines.some((line) => line.msg === msg), { what: `a "${msg}" line`, timeoutMs: 15_000 });
 
 const closedOrder = (run: Run) => run.lines.filter((line) => 'closed' in line).map((line) => line.closed);
 

@@ -17,24 +17,40 @@ const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
  */
 export const storageEnv = {
   // `fs`: files under STORAGE_DIR (the embedded default); `s3`: any S3 API (MinIO, AWS).
-  STORAGE_DRIVER: oneOf(['fs', 's3']).default('fs'),
+  STORAGE_DRIVER: oneOf(['fs', 's3'])
+    .default('fs')
+    .describe('`fs`: files under STORAGE_DIR; `s3`: any S3 API (MinIO, AWS).'),
   // fs only; relative paths are resolved against the process's working directory.
-  STORAGE_DIR: pathVar(DEFAULT_STORAGE_DIR),
+  STORAGE_DIR: pathVar(DEFAULT_STORAGE_DIR).describe(
+    'fs only: the directory of the objects, relative to the working directory.',
+  ),
   // s3 only (required then): `http(s)://host[:port]`, no path.
-  S3_ENDPOINT: urlVar(['http:', 'https:']).optional(),
+  S3_ENDPOINT: urlVar(['http:', 'https:'])
+    .optional()
+    .describe('s3 only (required then): `http(s)://host[:port]`, no path.'),
   S3_REGION: z
     .string()
     .regex(/^[a-z0-9-]{1,32}$/, 'expected a region name such as us-east-1')
-    .default('us-east-1'),
+    .default('us-east-1')
+    .describe('s3 only: the region name.'),
   S3_BUCKET: z
     .string()
     .regex(BUCKET_NAME, 'expected an S3 bucket name (3-63 lowercase letters, digits, . or -)')
-    .default('capability-service'),
+    .default('capability-service')
+    .describe('s3 only: the bucket (3-63 lowercase letters, digits, . or -).'),
   // s3 only (required then). Secrets: z.string() never echoes a value in its messages.
-  S3_ACCESS_KEY: z.string().optional(),
-  S3_SECRET_KEY: z.string().optional(),
+  S3_ACCESS_KEY: z
+    .string()
+    .optional()
+    .describe('s3 only (required then): the access key (a secret, never shown).'),
+  S3_SECRET_KEY: z
+    .string()
+    .optional()
+    .describe('s3 only (required then): the secret key (a secret, never shown).'),
   // s3 only: create the bucket at start (readiness check) when it is missing.
-  S3_CREATE_BUCKET: booleanFlag(true),
+  S3_CREATE_BUCKET: booleanFlag(true).describe(
+    's3 only: create the bucket at start (readiness check) when it is missing.',
+  ),
 };
 
 const storageEnvObject = z.object(storageEnv);

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { portEnv, probeBaseUrl, type ServiceName, type ServicePorts, serviceEntry } from '@svc/devstack';
 import { answersOk, sleep } from './http';
 
@@ -17,6 +18,10 @@ export interface ChildServiceOptions {
   rootDir: string;
   env: NodeJS.ProcessEnv;
   ports: ServicePorts;
+  /** Also append the output to this file (the shared stack's services: suites read it there). */
+  logFile?: string;
+  /** Extra `--import` modules for node (e.g. the launcher's parent-death watch). */
+  nodeImports?: readonly string[];
 }
 
 /**
@@ -99,7 +104,8 @@ export class ChildService {
   async start(timeoutMs: number): Promise<void> {
     if (this.child !== undefined) throw new Error(`${this.name} is already running`);
     // `node --import tsx services/<name>/src/main.ts` with cwd = the workspace root (no build step).
-    const child = spawn(process.execPath, ['--import', 'tsx', serviceEntry(this.name)], {
+    const imports = ['tsx', ...(this.options.nodeImports ?? [])].flatMap((module) => ['--import', module]);
+    const child = spawn(process.execPath, [...imports, serviceEntry(this.name)], {
       cwd: this.options.rootDir,
       env: this.options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -107,8 +113,12 @@ export class ChildService {
     this.child = child;
     this.expectingExit = false;
     track(child);
+    const logFile = this.options.logFile;
     const keep = (chunk: Buffer): void => {
-      this.chunks.push(chunk.toString('utf8'));
+      const text = chunk.toString('utf8');
+      this.chunks.push(text);
+      // Synchronous, so a reader of the file sees every line the service wrote before it answered.
+      if (logFile !== undefined) appendFileSync(logFile, text);
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);

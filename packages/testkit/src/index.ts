@@ -1,6 +1,8 @@
 export { type CapabilityRecordOptions, capabilityRecord, FREE_PRICING } from './capability-records';
-// @svc/testkit: the integration-test harness (docs/architecture.md "Layout"). A suite starts a
-// private copy of the platform with startTestStack() and closes it in afterAll.
+// @svc/testkit: the integration-test harness (docs/architecture.md "Layout"). A suite that only
+// calls the platform's API attaches to the jest run's shared platform with sharedTestStack(); one
+// that kills, restarts or reconfigures services starts a private copy with startTestStack(). Both
+// are closed in afterAll.
 
 // The platform's service list lives in @svc/devstack (shared with the launcher); re-exported for suites.
 export { SERVICE_NAMES, type ServiceName, type ServicePorts } from '@svc/devstack';
@@ -27,6 +29,7 @@ export {
   startFakeCtProviders,
 } from './fake-ct-providers';
 export { type FetchResult, type StackFetchInit, sleep } from './http';
+export { type PollOptions, pollUntil } from './poll';
 export { countKeysWithPrefix, deleteKeysWithPrefix, scanKeysWithPrefix } from './redis-cleanup';
 export { type DumpedKey, dumpKeysWithPrefix } from './redis-dump';
 export {
@@ -36,7 +39,9 @@ export {
   startS3rver,
   type TestS3rver,
 } from './s3rver';
+export { SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from './shared-stack';
 export { type StackReplica, type StartTestStackOptions, startTestStack, type TestStack } from './stack';
+export type { StackApi } from './stack-api';
 export { insertSyntheticCapabilities } from './synthetic-catalog';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export {

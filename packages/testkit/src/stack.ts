@@ -2,12 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findWorkspaceRoot, freePort, portEnv, type ServiceName, type ServicePorts } from '@svc/devstack';
+import {
+  findWorkspaceRoot,
+  freePort,
+  platformService,
+  portEnv,
+  type ServiceName,
+  type ServicePorts,
+} from '@svc/devstack';
 import { type CreateApiKeyOptions, createTestApiKey, type TestApiKey } from './api-keys';
 import { ChildService, describeExit } from './child-service';
 import { type DatabaseLinks, startDatabaseLinks } from './database-links';
 import { type FetchResult, fetchFull, type StackFetchInit } from './http';
 import { deleteKeysWithPrefix } from './redis-cleanup';
+import type { StackApi } from './stack-api';
 import type { TcpProxy } from './tcp-proxy';
 import { testBusEncryptionKeys, testBusEncryptionKeyText } from './test-bus';
 import { createTestDatabase, type TestDatabase } from './test-database';
@@ -34,6 +42,10 @@ export interface StartTestStackOptions {
   startTimeoutMs?: number;
   /** ms between SIGTERM and SIGKILL in stop() and close() (default 15 000). */
   stopTimeoutMs?: number;
+  /** Also append each service's output to `<logDir>/<name>.log` (the shared stack: sharedTestStack). */
+  logDir?: string;
+  /** Extra `--import` modules for every service process (the shared stack's parent-death watch). */
+  nodeImports?: readonly string[];
 }
 
 export interface StartReplicaOptions {
@@ -54,24 +66,8 @@ export interface StackReplica {
   stop(): Promise<number | null>;
 }
 
-export interface TestStack {
-  /** `http://127.0.0.1:<PORT>` of the gateway. */
-  readonly gatewayUrl: string;
-  /** The stack's own migrated database (`t_<random>`). */
-  readonly databaseUrl: string;
-  readonly redisUrl: string;
-  /** The stack's BUS_PREFIX (`t<random>`): every Redis key of its services starts with `<prefix>:`. */
-  readonly prefix: string;
-  /** The keys of its services' BUS_ENCRYPTION_KEY: a test's own bus on `prefix` passes them to createBus. */
-  readonly busEncryptionKeys: readonly Uint8Array[];
-  /** STORAGE_DIR of the stack's fs object store (a temp dir, removed by close()). */
-  readonly storageDir: string;
-  /** Base URL of a service's health server (HEALTH_PORT): /healthz, /readyz, /metrics. */
-  healthUrl(name: ServiceName): string;
-  /** The pid of a service's current process; undefined while it is not running. */
-  pid(name: ServiceName): number | undefined;
-  /** All stdout+stderr of a service so far (across restarts), as one string. */
-  logs(name: ServiceName): string;
+/** A private platform: the API of StackApi plus control over its processes. */
+export interface TestStack extends StackApi {
   /** The database proxy of a service listed in `databaseProxyFor` (cut() = its PostgreSQL is down). */
   databaseLink(name: ServiceName): TcpProxy;
   /** Sends a signal (default SIGKILL) and waits for the exit. */
@@ -86,9 +82,6 @@ export interface TestStack {
    * Not for the gateway (its public PORT is the stack's one address).
    */
   startReplica(name: ServiceName, options?: StartReplicaOptions): Promise<StackReplica>;
-  createApiKey(options: CreateApiKeyOptions): Promise<TestApiKey>;
-  /** A request to the gateway: `fetch('/api/capabilities?q=crt', { apiKey })`. */
-  fetch(path: string, init?: StackFetchInit): Promise<FetchResult>;
   /** Stops every service, drops the database, deletes the prefix's Redis keys. Idempotent. */
   close(): Promise<void>;
 }
@@ -188,12 +181,12 @@ class Stack implements TestStack {
   }
 
   async startReplica(name: ServiceName, options: StartReplicaOptions = {}): Promise<StackReplica> {
-    if (name === 'gateway')
-      throw new Error("the gateway cannot be replicated: its PORT is the stack's address");
+    if (platformService(name).publicPort !== undefined)
+      throw new Error(`the ${name} cannot be replicated: its PORT is the stack's address`);
     const [healthPort] = await distinctFreePorts(1);
     if (healthPort === undefined) throw new Error('no free port for the replica');
-    // A replica of the uploads service gets its own DATA_PORT (the gateway keeps the first one's).
-    const dataPort = name === 'uploads' ? 0 : undefined;
+    // A replica of a service with a data port (uploads) gets its own (the gateway keeps the first one's).
+    const dataPort = platformService(name).dataPort === undefined ? undefined : 0;
     const replica = this.service(name).withPorts(
       dataPort === undefined ? { healthPort } : { healthPort, dataPort },
       options.env,
@@ -313,8 +306,9 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
   };
   for (const name of names) {
     const servicePorts: ServicePorts = { healthPort: free.pop() ?? 0 };
-    if (name === 'gateway') servicePorts.port = free.pop() ?? 0;
-    if (name === 'uploads') servicePorts.dataPort = uploadsDataPort;
+    // Which ports a service takes comes from the one service list (@svc/devstack PLATFORM_SERVICES).
+    if (platformService(name).publicPort !== undefined) servicePorts.port = free.pop() ?? 0;
+    if (platformService(name).dataPort !== undefined) servicePorts.dataPort = uploadsDataPort;
     ports.set(name, servicePorts);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -330,7 +324,18 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
       ...portEnv(servicePorts),
       ...options.env,
     };
-    services.set(name, new ChildService({ name, rootDir, env, ports: servicePorts }));
+    const logFile = options.logDir === undefined ? undefined : join(options.logDir, `${name}.log`);
+    services.set(
+      name,
+      new ChildService({
+        name,
+        rootDir,
+        env,
+        ports: servicePorts,
+        ...(logFile === undefined ? {} : { logFile }),
+        ...(options.nodeImports === undefined ? {} : { nodeImports: options.nodeImports }),
+      }),
+    );
   }
 
   const stack = new Stack(database, redisUrl, prefix, services, ports, options, storageDir, databaseLinks);

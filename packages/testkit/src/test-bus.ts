@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type Bus, createBus } from '@svc/bus';
+import { type Bus, type BusCatalog, createBus } from '@svc/bus';
+import { type MessageCatalog, messageCatalog } from '@svc/capabilities';
 import { createLogger } from '@svc/log';
 import { deleteKeysWithPrefix } from './redis-cleanup';
 
@@ -27,18 +28,24 @@ export function testRedisUrl(): string {
   return process.env.TEST_REDIS_URL ?? DEFAULT_REDIS_URL;
 }
 
-export interface TestBus {
-  readonly bus: Bus;
+export interface TestBus<C extends BusCatalog = MessageCatalog> {
+  readonly bus: Bus<C>;
   readonly prefix: string;
   /** Closes the bus and deletes every key under the prefix. */
   close(): Promise<void>;
 }
 
-/** A bus on the test Redis under a fresh prefix, so parallel suites never see each other's queues. */
-export function createTestBus(label = 't'): TestBus {
+/**
+ * A bus on the test Redis under a fresh prefix, so parallel suites never see each other's queues,
+ * carrying the platform's message catalog (or `catalog`).
+ */
+export function createTestBus(label?: string): TestBus;
+export function createTestBus<C extends BusCatalog>(label: string, catalog: C): TestBus<C>;
+export function createTestBus(label = 't', catalog: BusCatalog = messageCatalog): TestBus<BusCatalog> {
   const prefix = `${label}${randomBytes(4).toString('hex')}`;
   const redisUrl = testRedisUrl();
   const bus = createBus({
+    catalog,
     redisUrl,
     prefix,
     logger: createLogger({ service: `test-${label}`, level: 'silent' }),

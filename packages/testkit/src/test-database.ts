@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createPrismaClient, migrateDatabase, type PrismaClient } from '@svc/db';
-import { createDatabase, dropDatabase, withDatabase } from '@svc/devstack';
+import { createMigratedDatabase, createPrismaClient, type PrismaClient } from '@svc/db';
+import { dropDatabase, withDatabase } from '@svc/devstack';
 
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -20,6 +20,8 @@ export interface TestDatabase {
 
 /**
  * A fresh database on the test server, with every migration applied: the real schema, no mocks.
+ * It is a copy of the migrated template database (@svc/db `createMigratedDatabase`; built once per
+ * server and migrations folder, usually by jest/integration-setup.ts), not a migration run.
  * `label` (lowercase letters, digits, _) makes leftovers recognisable; a random suffix keeps
  * parallel suites apart.
  */
@@ -27,13 +29,9 @@ export async function createTestDatabase(label = 't'): Promise<TestDatabase> {
   const adminUrl = testAdminUrl();
   const name = `${label}_${randomBytes(6).toString('hex')}`;
   const url = withDatabase(adminUrl, name);
-  await createDatabase(adminUrl, name);
-  try {
-    await migrateDatabase(url);
-  } catch (err) {
-    await dropDatabase(adminUrl, name).catch(() => undefined);
-    throw err;
-  }
+  // Same rule as dropDatabase's: the name is spliced into SQL as an identifier.
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`invalid database name ${JSON.stringify(name)}`);
+  await createMigratedDatabase(url);
   let prisma: PrismaClient | undefined;
   return {
     name,

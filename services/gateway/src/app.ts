@@ -1,51 +1,35 @@
 import { buildOpenApiDocument, type ReadinessResponse } from '@svc/contracts';
 import type { Logger } from '@svc/log';
-import express, { type Express, type Request, type Router } from 'express';
+import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { RunOrchestrator } from './domain/run-orchestrator';
 import type { RunWaiting } from './domain/run-waiter';
 import type { UploadsService } from './domain/uploads-service';
 import { DEFAULT_CRT_RUN_WAIT_MS, DEFAULT_JSON_BODY_LIMIT, DEFAULT_MCP_RUN_WAIT_MS } from './env';
-import type { GatewayHandler } from './locals';
 import { mcpRouter } from './mcp/mcp-router';
-import { createRequireAuth, type KeyVerifier } from './middleware/auth';
+import type { KeyVerifier } from './middleware/auth';
 import { errorHandler } from './middleware/errors';
 import { observeRequests, type RequestObserver } from './middleware/metrics';
 import { notFound } from './middleware/not-found';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { safeRequestTarget } from './middleware/safe-input';
-import { createJsonBody } from './middleware/validate';
+import type { CatalogReader, WalletReader } from './ports';
 import type { GatewayRateLimiter } from './rate-limit/rate-limiter';
-import { accountRouter, type WalletReader } from './routes/account';
+import { createRouteKit, type RouteKit, type RouteMount } from './route-kit';
+import { accountRouter } from './routes/account';
 import { artifactDownloadRouter, runArtifactsRouter } from './routes/artifacts';
-import { type CatalogReader, capabilitiesRouter } from './routes/capabilities';
+import { capabilitiesRouter } from './routes/capabilities';
 import { capabilityRunsRouter } from './routes/capability-runs';
 import { crtRunRouter } from './routes/crt-run';
 import { healthRouter } from './routes/health';
 import { openApiRouter } from './routes/openapi';
-import { createPublicBaseUrl } from './routes/public-base-url';
 import { quoteRunRouter } from './routes/quote-run';
 import { capabilityUploadsRouter, uploadSessionRouter } from './routes/uploads';
 import type { UploadsDataTarget } from './routes/uploads-data-proxy';
 
 /** `trust proxy` as express takes it: off, on, a hop count, or addresses/subnets of trusted proxies. */
 export type TrustProxy = boolean | number | string;
-
-/** A router and where it is mounted. Each resource is one mount; MCP (`/mcp`) is one too. */
-export interface RouteMount {
-  readonly path: string;
-  readonly router: Router;
-}
-
-/** What resource routers get from the app: the shared auth and JSON-body middleware, and link building. */
-export interface RouteKit {
-  readonly requireAuth: ReturnType<typeof createRequireAuth>;
-  /** Put at the head of a route that takes a JSON body (415/413/400 handling, JSON_BODY_LIMIT). */
-  readonly jsonBody: readonly GatewayHandler[];
-  /** The base (origin and optional prefix, no trailing slash) of every link a route hands out. */
-  readonly publicBaseUrl: (req: Request) => string;
-}
 
 export interface AppDeps {
   readonly logger: Logger;
@@ -101,14 +85,12 @@ export const SERVICE_NAME = 'gateway';
  */
 export function createApp(deps: AppDeps): Express {
   const jsonBodyLimit = deps.jsonBodyLimit ?? DEFAULT_JSON_BODY_LIMIT;
-  const kit: RouteKit = {
-    // Spends the per-key rate-limit budget once the key is verified (rate-limit/rate-limiter.ts).
-    requireAuth: deps.rateLimiter
-      ? deps.rateLimiter.guardAuth(createRequireAuth(deps.keys))
-      : createRequireAuth(deps.keys),
-    jsonBody: createJsonBody(jsonBodyLimit),
-    publicBaseUrl: createPublicBaseUrl(deps.publicBaseUrl),
-  };
+  const kit = createRouteKit({
+    keys: deps.keys,
+    jsonBodyLimit,
+    publicBaseUrl: deps.publicBaseUrl,
+    rateLimiter: deps.rateLimiter,
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);

@@ -133,39 +133,61 @@ export const GatewayEnv = z.object({
   // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (job payloads, RPC, events).
   ...busEncryptionEnv,
   // The public API, /healthz, /readyz and /openapi.json.
-  PORT: port(8080),
+  PORT: port(8080).describe('The public API: REST, /mcp, /healthz, /readyz and /openapi.json.'),
   // HEALTH_PORT 9080: /metrics (and internal /healthz, /readyz) for the scraper, kept off the
   // public port; SHUTDOWN_TIMEOUT_MS covers the HTTP drain, subscription, bus and Prisma.
   ...serviceEnv(9080),
   // ms: how long a search/describe answer is served from memory (decisions.md P2).
-  CATALOG_CACHE_TTL_MS: durationMs(30_000),
-  JSON_BODY_LIMIT: BodyLimit,
-  TRUST_PROXY: TrustProxy,
+  CATALOG_CACHE_TTL_MS: durationMs(30_000).describe(
+    'ms a registry search/describe answer is served from memory (also cleared on `catalog.changed`).',
+  ),
+  JSON_BODY_LIMIT: BodyLimit.describe(
+    'Largest JSON request body: bytes, or a number with b/kb/mb (at most 100mb); larger bodies get 413.',
+  ),
+  TRUST_PROXY: TrustProxy.describe(
+    "express's `trust proxy`: false (X-Forwarded-For ignored), true (every hop), a hop count, or addresses/subnets.",
+  ),
   // ms: how long POST /api/capabilities/crt/run waits for its run before answering 202 with a
   // Location to poll; under the 60 s idle timeout of common proxies and load balancers.
-  CRT_RUN_WAIT_MS: durationMs(DEFAULT_CRT_RUN_WAIT_MS),
+  CRT_RUN_WAIT_MS: durationMs(DEFAULT_CRT_RUN_WAIT_MS).describe(
+    'ms POST /api/capabilities/crt/run waits for its run before answering 202 with a Location to poll.',
+  ),
   // ms: how often a waiting request polls orchestrator.getRun, in case the run.finished event was
   // lost (pub/sub is lossy); each poll is one RPC per waited-on run.
-  RUN_POLL_INTERVAL_MS: durationMs(1_000),
-  PUBLIC_BASE_URL: PublicBaseUrl,
+  RUN_POLL_INTERVAL_MS: durationMs(1_000).describe(
+    'ms between two orchestrator.getRun polls of a waiting request, in case `run.finished` was lost.',
+  ),
+  PUBLIC_BASE_URL: PublicBaseUrl.describe(
+    'Origin (and optional path prefix) clients reach the gateway at, for upload_url and artifact links; unset: built from each request.',
+  ),
   // The uploads service's internal HTTP server (its DATA_PORT, default 8094): the gateway streams
   // upload PUTs and artifact downloads to it. Never exposed publicly; http only (loopback or a
   // private network).
-  UPLOADS_URL: urlVar(['http:'], 'http://127.0.0.1:8094'),
+  UPLOADS_URL: urlVar(['http:'], 'http://127.0.0.1:8094').describe(
+    "The uploads service's internal HTTP server (its DATA_PORT): upload PUTs and artifact downloads are streamed to it.",
+  ),
   // MCP at /mcp, DNS-rebinding defence (decisions M3): the Host values and browser Origins
   // accepted, comma-separated. Unset: localhost, 127.0.0.1 and [::1] on any port plus
   // PUBLIC_BASE_URL's host (and origin). A host entry without a port matches any port.
   MCP_ALLOWED_HOSTS: commaList('host names or name:port, comma-separated', (text) =>
     HOST_ENTRY.test(text) ? text : undefined,
+  ).describe(
+    "Host header values /mcp accepts, comma-separated (name or name:port); unset: localhost, 127.0.0.1, [::1] and PUBLIC_BASE_URL's host.",
   ),
   MCP_ALLOWED_ORIGINS: commaList(
     'http(s) origins such as https://app.example.com, comma-separated',
     originEntry,
+  ).describe(
+    "Browser Origins /mcp accepts, comma-separated; unset: the local ones and PUBLIC_BASE_URL's origin.",
   ),
   // ms: how long svc_tool_run waits for a run (a crt run always; any run when the client asked
   // for progress) before answering with its status; under the MCP SDK client's 60 s request timeout.
-  MCP_RUN_WAIT_MS: durationMs(DEFAULT_MCP_RUN_WAIT_MS),
-  RATE_LIMIT_MULTIPLIER: RateLimitMultiplier,
+  MCP_RUN_WAIT_MS: durationMs(DEFAULT_MCP_RUN_WAIT_MS).describe(
+    'ms svc_tool_run waits for a run (crt always; others when progress was asked) before answering with its status.',
+  ),
+  RATE_LIMIT_MULTIPLIER: RateLimitMultiplier.describe(
+    'Scales every default rate-limit budget (e.g. 1000 for load tests); operator overrides are not scaled.',
+  ),
 });
 export type GatewayEnv = z.output<typeof GatewayEnv>;
 

@@ -1,17 +1,8 @@
 import { ApiKeyStore } from '@svc/auth';
-import { createBus, createRpcClient, RPC_SERVICES, readServiceReadiness, subscribeEvents } from '@svc/bus';
-import { createPrismaClient } from '@svc/db';
+import { createRpcClient, readServiceReadiness, subscribeEvents } from '@svc/bus';
+import { platformCatalog, RPC_SERVICES } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
-import { createLogger } from '@svc/log';
-import {
-  type Closable,
-  listenHttp,
-  prismaCheck,
-  readinessReporter,
-  redisCheck,
-  runService,
-  startHealthServer,
-} from '@svc/service-kit';
+import { type Closable, defineService, listenHttp, readinessReporter } from '@svc/service-kit';
 import { createApp, SERVICE_NAME } from './app';
 import { CatalogCache } from './domain/catalog-cache';
 import type { RunOrchestrator } from './domain/run-orchestrator';
@@ -23,9 +14,9 @@ import { BudgetPolicies } from './rate-limit/budgets';
 import { RedisBudgetLedger } from './rate-limit/limiter';
 import { GatewayRateLimiter } from './rate-limit/rate-limiter';
 
-// Wiring only (docs/architecture.md "Processes"): env → logger → prisma (auth) → bus → RPC clients →
-// catalog cache + run waiter, one subscription for catalog.changed and run.finished → health server
-// (/metrics) → public HTTP.
+// Wiring only (docs/architecture.md "Processes"; defineService: env → logger → prisma (auth) → bus →
+// start): RPC clients → catalog cache + run waiter, one subscription for catalog.changed and
+// run.finished → health server (/metrics) → public HTTP.
 // ms: the longest a request may take to arrive in full. Node's default (300 s) would cut a 256 MiB
 // upload PUT on a link slower than ~7 Mbit/s; this matches the uploads service's UPLOAD_PUT_TIMEOUT_MS
 // default (after which it treats a PUT as stale).
@@ -33,9 +24,6 @@ const REQUEST_TIMEOUT_MS = 600_000;
 
 /** What the public /readyz reports on: every service the gateway calls, and the workers. */
 const BACKING_SERVICES = [...RPC_SERVICES, 'worker'];
-
-const env = loadGatewayEnv();
-const logger = createLogger({ service: SERVICE_NAME, level: env.LOG_LEVEL });
 
 /** Resolves when `promise` does or after `ms`, whichever is first; true if it settled in time. */
 async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -50,29 +38,17 @@ async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boo
   }
 }
 
-runService({
+defineService({
   name: SERVICE_NAME,
-  logger,
-  shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-  start: async () => {
-    // Creation order; runService closes in reverse: the run waiter first (waiting crt requests answer
-    // 202), public HTTP (stop accepting, finish in-flight), then the health server, the event
-    // subscription, the bus, and Prisma last.
+  env: loadGatewayEnv,
+  needs: { database: true, bus: { catalog: platformCatalog } },
+  // Not announced on the bus: the gateway reads the others' presence, nobody reads its own.
+  announce: false,
+  start: async ({ env, logger, prisma, bus, checks, startHealthServer }) => {
+    // Creation order; closed in reverse: the run waiter first (waiting crt requests answer 202),
+    // public HTTP (stop accepting, finish in-flight), then the health server, the event
+    // subscription, and after them the bus and Prisma.
     const closables: Closable[] = [];
-    const prisma = createPrismaClient(env.DATABASE_URL, {
-      max: env.DATABASE_POOL_MAX,
-      // pg_stat_activity names the holder; lost connections are logged, never fatal (@svc/db pool.ts).
-      applicationName: SERVICE_NAME,
-      logger,
-    });
-    closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
-    const bus = createBus({
-      redisUrl: env.REDIS_URL,
-      prefix: env.BUS_PREFIX,
-      logger,
-      encryptionKeys: env.BUS_ENCRYPTION_KEY,
-    });
-    closables.push({ name: 'bus', close: () => bus.close() });
 
     const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
@@ -124,8 +100,8 @@ runService({
       logger.warn('event subscription not confirmed yet; relying on the cache TTL and run polls meanwhile');
     }
 
-    const checks = { redis: redisCheck(bus.redis), postgres: prismaCheck(prisma) };
-    const health = await startHealthServer({ service: SERVICE_NAME, port: env.HEALTH_PORT, checks, logger });
+    // Started here, not after start(): it closes after the public HTTP server drains.
+    const health = await startHealthServer();
     closables.push(health);
 
     const app = createApp({

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { ArtifactManifestResponse } from '@svc/contracts';
+import { pollUntil } from '@svc/testkit';
 import { type AppHarness, CLIENT_ID, OTHER_CLIENT_ID, startAppHarness } from './support/app-harness';
-import { bodyOf, eventually, rawRequest, within } from './support/raw-http';
+import { bodyOf, rawRequest, within } from './support/raw-http';
 import { errorOf } from './support/run-requests';
 
 /**
@@ -236,10 +237,9 @@ describe('artifact routes (fake orchestrator, fake uploads service)', () => {
       const response = await within(exchange.response, 'the answer started');
       await within(new Promise((resolve) => response.once('data', resolve)), 'the first bytes arrived');
       exchange.request.destroy();
-      await eventually(
-        () => app.uploadsData.requests[before]?.aborted === true,
-        'the upstream response was closed',
-      );
+      await pollUntil(() => app.uploadsData.requests[before]?.aborted === true, {
+        what: 'the upstream response was closed',
+      });
     });
 
     it('an upstream that breaks mid-file cuts the client connection instead of ending the body', async () => {

@@ -10,11 +10,18 @@ import {
 } from '@svc/contracts';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
 import { validateOpenApiDocument } from '@svc/openapi-check';
-import { type FetchResult, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
+import {
+  type FetchResult,
+  pollUntil,
+  SHARED_STACK_BEFORE_ALL_MS,
+  type SharedTestStack,
+  sharedTestStack,
+  type TestApiKey,
+} from '@svc/testkit';
 
 /**
  * The real gateway process in front of real registry and wallet processes, PostgreSQL and Redis
- * (@svc/testkit: a fresh database and bus prefix for this suite).
+ * (@svc/testkit: the jest run's shared platform; this suite's own clients keep it apart).
  */
 
 const CHALLENGE = 'Bearer realm="capability-service"';
@@ -30,20 +37,20 @@ function slugs(result: FetchResult): string[] {
 }
 
 describe('gateway (integration)', () => {
-  let stack: TestStack;
+  let stack: SharedTestStack;
   let prisma: PrismaClient;
   let billing: TestApiKey;
   let readOnly: TestApiKey;
 
   beforeAll(async () => {
-    stack = await startTestStack({ services: ['registry', 'wallet', 'gateway'] });
-    prisma = createPrismaClient(stack.databaseUrl);
+    stack = await sharedTestStack();
+    prisma = createPrismaClient(stack.databaseUrl, { max: 2 });
     billing = await stack.createApiKey({
       scopes: ['billing:read', 'capabilities:read'],
       balanceUsd: '12.50',
     });
     readOnly = await stack.createApiKey({ scopes: ['capabilities:read'] });
-  });
+  }, SHARED_STACK_BEFORE_ALL_MS);
   afterAll(async () => {
     await prisma?.$disconnect();
     await stack?.close();
@@ -222,10 +229,7 @@ describe('gateway (integration)', () => {
       apiKey: billing.apiKey,
       headers: { 'X-Request-Id': 'key-in-logs' },
     });
-    const deadline = Date.now() + 5_000;
-    while (!stack.logs('gateway').includes('key-in-logs') && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await pollUntil(() => stack.logs('gateway').includes('key-in-logs'), { what: 'the request in the log' });
     const output = stack.logs('gateway');
     expect(output).toContain('key-in-logs'); // the request was logged…
     expect(output).not.toContain(billing.apiKey); // …without the key

@@ -2,9 +2,9 @@ import { ErrorResponse } from '@svc/contracts';
 import { ValidationError } from '@svc/errors';
 import { Router } from 'express';
 import { z } from 'zod';
-import type { RouteKit } from '../src/app';
 import { defineRoute } from '../src/middleware/method-not-allowed';
 import { parseRequest } from '../src/middleware/validate';
+import type { RouteKit } from '../src/route-kit';
 import { type AppHarness, startAppHarness } from './support/app-harness';
 
 /**

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { QuoteResponse, RunStartResponse, RunStatusResponse } from '@svc/contracts';
-import { dumpKeysWithPrefix, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
+import {
+  type DumpedKey,
+  dumpKeysWithPrefix,
+  pollUntil,
+  startTestStack,
+  type TestApiKey,
+  type TestStack,
+} from '@svc/testkit';
 import { callTool, connectMcp } from './mcp/mcp-client';
 import { getRun, postRun, quoteOk, waitForSettled, waitForStatus } from './quote-first/support';
 
@@ -80,12 +87,21 @@ async function runOverMcp(): Promise<string> {
   let status = RunStatusResponse.parse(
     (await callTool(mcp, 'svc_tool_status', { run_id: runId })).structuredContent,
   );
-  for (const until = Date.now() + 30_000; status.status !== 'completed' && Date.now() < until; ) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    status = RunStatusResponse.parse(
-      (await callTool(mcp, 'svc_tool_status', { run_id: runId })).structuredContent,
-    );
-  }
+  const client = mcp; // the closure does not see `mcp` narrowed
+  await pollUntil(
+    async () => {
+      status = RunStatusResponse.parse(
+        (await callTool(client, 'svc_tool_status', { run_id: runId })).structuredContent,
+      );
+      return status.status === 'completed';
+    },
+    {
+      what: `run ${runId} to complete`,
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      detail: () => `last status: ${status.status}`,
+    },
+  );
   expect(status.status).toBe('completed');
   expect(JSON.stringify(status.result)).toContain(MCP_MARKER);
   await waitForSettled(stack, payer.apiKey, runId);
@@ -103,13 +119,20 @@ it('keeps neither the input text nor the e-mail address of a REST and an MCP run
 
   // Finished capability jobs keep their id and state but no input (dropped just after completion).
   const jobKeys = [restRun, mcpRun].map((id) => `${stack.prefix}:jobs.capability.pii-redact:run-${id}`);
-  for (const until = Date.now() + DROP_WAIT_MS; ; ) {
-    const dump = await dumpKeysWithPrefix(stack.redisUrl, stack.prefix);
-    const jobs = dump.filter((entry) => jobKeys.includes(entry.key));
-    if (jobs.length === 2 && jobs.every((job) => job.text.includes('"dropped"'))) break;
-    if (Date.now() > until) throw new Error(`finished jobs still hold a payload: ${JSON.stringify(jobs)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  let jobs: readonly DumpedKey[] = [];
+  await pollUntil(
+    async () => {
+      const dump = await dumpKeysWithPrefix(stack.redisUrl, stack.prefix);
+      jobs = dump.filter((entry) => jobKeys.includes(entry.key));
+      return jobs.length === 2 && jobs.every((job) => job.text.includes('"dropped"'));
+    },
+    {
+      what: 'finished jobs to drop their payload',
+      timeoutMs: DROP_WAIT_MS,
+      intervalMs: 200,
+      detail: () => `finished jobs still hold a payload: ${JSON.stringify(jobs)}`,
+    },
+  );
 
   const dump = await dumpKeysWithPrefix(stack.redisUrl, stack.prefix);
   // Not vacuous: the scan sees the queues the runs went through, their events streams included.

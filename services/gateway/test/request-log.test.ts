@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
 import { memoryLogger } from '@svc/log';
+import { pollUntil } from '@svc/testkit';
 import express from 'express';
 import type { GatewayResponse } from '../src/locals';
 import { requestLog } from '../src/middleware/request-log';
-import { eventually, rawRequest } from './support/raw-http';
+import { rawRequest } from './support/raw-http';
 
 /**
  * The gateway's request log (one line per request) on a real loopback server: the level says whose
@@ -50,20 +51,15 @@ describe('requestLog levels', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const lineFor = async (path: string) => {
-    let found: Record<string, unknown> | undefined;
-    await eventually(() => {
-      found = log.lines().find((line) => JSON.stringify(line.req).includes(`"${path}"`));
-      return found !== undefined;
-    }, `a log line for ${path}`);
-    if (found === undefined) throw new Error(`no log line for ${path}`);
-    return found;
-  };
+  const lineFor = (path: string) =>
+    pollUntil(() => log.lines().find((line) => JSON.stringify(line.req).includes(`"${path}"`)), {
+      what: `a log line for ${path}`,
+    });
   const hangUpOn = async (path: string) => {
     const exchange = rawRequest(`${baseUrl}${path}`, 'GET', {});
     exchange.request.end();
     // The server holds the request; then the client leaves.
-    await eventually(() => arrived.has(path), `${path} reached its handler`);
+    await pollUntil(() => arrived.has(path), { what: `${path} reached its handler` });
     exchange.request.destroy();
   };
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { CrtCompletedRunResponse, CrtReplayRunResponse, RunStatusResponse } from '@svc/contracts';
+import { pollUntil } from '@svc/testkit';
 import { type AppHarness, CLIENT_ID, startAppHarness } from './support/app-harness';
 import { PROVIDER_FAILURE } from './support/fake-orchestrator';
-import { errorOf, getRun, runCrt, uniqueKey, until } from './support/run-requests';
+import { errorOf, getRun, runCrt, uniqueKey } from './support/run-requests';
 
 /**
  * POST /api/capabilities/crt/run through the app factory, a fake orchestrator and the real
@@ -365,10 +366,10 @@ describe('crt run routes (fake orchestrator, real run waiter)', () => {
           body: JSON.stringify({ input: { apex: 'example.com' } }),
           signal: controller.signal,
         });
-        await until(() => patient.waiter.size === 1);
+        await pollUntil(() => patient.waiter.size === 1);
         controller.abort();
         await expect(request).rejects.toThrow();
-        await until(() => patient.waiter.size === 0);
+        await pollUntil(() => patient.waiter.size === 0);
       } finally {
         await patient.close();
       }

@@ -1,6 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorResponse, JSON_INPUT_LIMITS } from '@svc/contracts';
-import { type FetchResult, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
+import {
+  type FetchResult,
+  SHARED_STACK_BEFORE_ALL_MS,
+  type SharedTestStack,
+  sharedTestStack,
+  type TestApiKey,
+} from '@svc/testkit';
 import { z } from 'zod';
 import { callTool, connectMcp, firstText } from './mcp/mcp-client';
 
@@ -44,20 +50,16 @@ const TEXT_ROUTES = [
   { slug: 'crt-batch-plan', field: 'apexes[1]', input: (entry: string) => ({ apexes: ['a.com', entry] }) },
 ] as const;
 
-let stack: TestStack;
+let stack: SharedTestStack;
 let payer: TestApiKey;
 let mcp: Client;
 
 beforeAll(async () => {
-  stack = await startTestStack({
-    services: ['registry', 'wallet', 'orchestrator', 'uploads', 'gateway'],
-    // ms: five tsx processes compiling at once on a busy 2-core machine can take a minute.
-    startTimeoutMs: 90_000,
-    env: { RATE_LIMIT_MULTIPLIER: '1000' },
-  });
+  // The jest run's shared platform: every request here is refused before any service call.
+  stack = await sharedTestStack();
   payer = await stack.createApiKey({ scopes: ALL_SCOPES, balanceUsd: '5' });
   mcp = await connectMcp(stack.gatewayUrl, payer.apiKey);
-}, 180_000);
+}, SHARED_STACK_BEFORE_ALL_MS);
 
 afterAll(async () => {
   await mcp?.close();

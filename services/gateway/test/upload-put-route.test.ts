@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { UploadResponse, UploadSessionResponse } from '@svc/contracts';
+import { pollUntil } from '@svc/testkit';
 import { type AppHarness, startAppHarness } from './support/app-harness';
-import { bodyOf, eventually, rawRequest } from './support/raw-http';
+import { bodyOf, rawRequest } from './support/raw-http';
 import { errorOf, post } from './support/run-requests';
 
 /**
@@ -168,10 +169,9 @@ describe('PUT /api/capability-uploads/{upload_id} (proxied to a fake uploads dat
     });
     exchange.request.write(first);
     // Only the first half is sent: a gateway that buffered the body would never get here.
-    await eventually(
-      () => (app.uploadsData.requests[before]?.received ?? 0) >= first.length,
-      'the first 64 KiB reached the uploads service while the client was still sending',
-    );
+    await pollUntil(() => (app.uploadsData.requests[before]?.received ?? 0) >= first.length, {
+      what: 'the first 64 KiB reached the uploads service while the client was still sending',
+    });
     expect(app.uploadsData.requests[before]?.ended).toBe(false);
     exchange.request.end(second);
     const response = await exchange.response;
@@ -194,12 +194,13 @@ describe('PUT /api/capability-uploads/{upload_id} (proxied to a fake uploads dat
       'Content-Length': '1000000',
     });
     exchange.request.write(Buffer.alloc(10_000));
-    await eventually(() => (app.uploadsData.requests[before]?.received ?? 0) >= 10_000, 'bytes upstream');
+    await pollUntil(() => (app.uploadsData.requests[before]?.received ?? 0) >= 10_000, {
+      what: 'bytes upstream',
+    });
     exchange.request.destroy();
-    await eventually(
-      () => app.uploadsData.requests[before]?.aborted === true,
-      'the upstream request was cut',
-    );
+    await pollUntil(() => app.uploadsData.requests[before]?.aborted === true, {
+      what: 'the upstream request was cut',
+    });
     expect(app.uploadsData.requests[before]?.ended).toBe(false);
     // The request log records the abort (a warning: the client left, nothing of ours failed), without the token.
     const line = await app.waitForLog(

@@ -4,12 +4,11 @@
 // the uploads a quote or run input names (`rpc.uploads`), publishes `run.finished`, queues wallet
 // settlements, and sweeps for undispatched, stalled and unsettled runs and orphan holds
 // (docs/decisions.md C11, L-A..L-D).
-// Wiring only: env → logger → prisma → bus → dispatcher → report consumer → RPC → catalog events →
-// health server.
-import { createBus, createRpcClient, servicePresence, subscribeEvents } from '@svc/bus';
-import { createPrismaClient } from '@svc/db';
-import { createLogger } from '@svc/log';
-import { type Closable, prismaCheck, redisCheck, runService, startHealthServer } from '@svc/service-kit';
+// Wiring only (defineService: env → logger → prisma → bus → start → health server): dispatcher →
+// report consumer → RPC → catalog events.
+import { createRpcClient, subscribeEvents } from '@svc/bus';
+import { messageCatalog } from '@svc/capabilities';
+import { type Closable, defineService } from '@svc/service-kit';
 import { type SweepDeps, startDispatcher, sweepRuns } from './domain/dispatcher';
 import { OrphanHoldScanner } from './domain/settlement-sweep';
 import { loadOrchestratorEnv } from './env';
@@ -17,32 +16,15 @@ import { capabilityJobEnqueuer, runFinishedPublisher, settleEnqueuer } from './h
 import { consumeRunReports } from './handlers/reports';
 import { registryDirectory, serveOrchestratorRpc } from './handlers/rpc';
 
-const SERVICE = 'orchestrator';
-const env = loadOrchestratorEnv();
-const logger = createLogger({ service: SERVICE, level: env.LOG_LEVEL });
-
-runService({
-  name: SERVICE,
-  logger,
-  shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-  // Creation order; closed in reverse: health server, catalog subscription, RPC responder (no new
-  // runs), report consumer, dispatcher (its sweep in progress ends), bus, Prisma.
-  start: async () => {
+defineService({
+  name: 'orchestrator',
+  env: loadOrchestratorEnv,
+  // The derived job catalog (@svc/capabilities): it queues every capability's jobs.
+  needs: { database: true, bus: { catalog: messageCatalog } },
+  // Creation order; closed in reverse after the health server: catalog subscription, RPC responder
+  // (no new runs), report consumer, dispatcher (its sweep in progress ends), then the bus and Prisma.
+  start: ({ env, logger, prisma, bus }) => {
     const closables: Closable[] = [];
-    const prisma = createPrismaClient(env.DATABASE_URL, {
-      max: env.DATABASE_POOL_MAX,
-      // pg_stat_activity names the holder; lost connections are logged, never fatal (@svc/db pool.ts).
-      applicationName: SERVICE,
-      logger,
-    });
-    closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
-    const bus = createBus({
-      redisUrl: env.REDIS_URL,
-      prefix: env.BUS_PREFIX,
-      logger,
-      encryptionKeys: env.BUS_ENCRYPTION_KEY,
-    });
-    closables.push({ name: 'bus', close: () => bus.close() });
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
     const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
     const uploads = createRpcClient(bus, 'uploads', { timeoutMs: env.RPC_TIMEOUT_MS });
@@ -93,15 +75,6 @@ runService({
     // lost event).
     const catalogEvents = subscribeEvents(bus, { 'catalog.changed': () => directory.clear() });
     closables.push({ name: 'catalog events', close: () => catalogEvents.close() });
-
-    const health = await startHealthServer({
-      service: SERVICE,
-      port: env.HEALTH_PORT,
-      checks: { redis: redisCheck(bus.redis), postgres: prismaCheck(prisma) },
-      presence: servicePresence(bus, SERVICE),
-      logger,
-    });
-    closables.push({ name: 'health server', close: () => health.close() });
     return closables;
   },
 });

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { runCancelKey } from '@svc/bus';
+import { runCancelKey } from '@svc/contracts';
 import { ConflictError, NotFoundError } from '@svc/errors';
+import { pollUntil } from '@svc/testkit';
 import { runJobId } from '../src/domain/dispatch';
-import { eventually, type InProcessHarness, rejection, startInProcessHarness } from './harness';
+import { type InProcessHarness, rejection, startInProcessHarness } from './harness';
 
 // orchestrator.cancelRun (spec §3, §4.10; docs/decisions.md L-B). The orchestrator's handlers run in
 // this process; registry and wallet are real processes; PostgreSQL and Redis are real.
@@ -59,16 +60,14 @@ describe('cancelRun', () => {
     expect(await h.queue('capability.pii-redact').getJob(runJobId(runId))).toBeUndefined();
     expect(await h.bus.redis.get(runCancelKey(h.stack.prefix, runId))).toBe('1');
     expect(await h.bus.redis.pttl(runCancelKey(h.stack.prefix, runId))).toBeGreaterThan(23 * 3_600_000);
-    await eventually(() =>
-      h.finished.some((event) => event.run_id === runId && event.status === 'cancelled'),
-    );
+    await pollUntil(() => h.finished.some((event) => event.run_id === runId && event.status === 'cancelled'));
     expect(await settleJob(runId)).toEqual({
       run_id: runId,
       client_id: clientId,
       outcome: 'release',
       reason: 'run cancelled',
     });
-    await eventually(
+    await pollUntil(
       async () => (await h.wallet.call('runLedger', { client_id: clientId, run_id: runId })).settled,
     );
     expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: runId })).toMatchObject({
@@ -97,7 +96,7 @@ describe('cancelRun', () => {
       status_message: `running (attempt 1); cancellation requested at ${requestedAt}`,
     });
     expect(requestedAt).not.toBeNull();
-    await eventually(() => h.cancelRequests.some((event) => event.run_id === runId));
+    await pollUntil(() => h.cancelRequests.some((event) => event.run_id === runId));
     expect(await h.bus.redis.get(runCancelKey(h.stack.prefix, runId))).toBe('1');
 
     // Asking again answers the same; the first request's time stands.
@@ -114,9 +113,7 @@ describe('cancelRun', () => {
       status: 'cancelled',
       cancel_requested_at: requestedAt,
     });
-    await eventually(() =>
-      h.finished.some((event) => event.run_id === runId && event.status === 'cancelled'),
-    );
+    await pollUntil(() => h.finished.some((event) => event.run_id === runId && event.status === 'cancelled'));
     expect(await settleJob(runId)).toMatchObject({ outcome: 'release', reason: 'run cancelled' });
   });
 

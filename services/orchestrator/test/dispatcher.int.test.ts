@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type Bus, createBus } from '@svc/bus';
+import { type MessageCatalog, messageCatalog } from '@svc/capabilities';
+import { pollUntil } from '@svc/testkit';
 import { runJobId } from '../src/domain/dispatch';
 import { sweepRuns } from '../src/domain/dispatcher';
 import { inputHash } from '../src/domain/request-hash';
 import { OrphanHoldScanner } from '../src/domain/settlement-sweep';
 import { capabilityJobEnqueuer, runFinishedPublisher, settleEnqueuer } from '../src/handlers/bus-ports';
 import { orchestratorHandlers } from '../src/handlers/rpc';
-import { crtResult, deadRedisUrl, eventually, type InProcessHarness, startInProcessHarness } from './harness';
+import { crtResult, deadRedisUrl, type InProcessHarness, startInProcessHarness } from './harness';
 
 // The orchestrator's RPC handlers and report consumer run in this process; the wallet is a real
 // process of a private stack; PostgreSQL and Redis are real. Nothing of ours is mocked.
@@ -20,10 +22,11 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 describe('dispatcher', () => {
-  let deadBus: Bus;
+  let deadBus: Bus<MessageCatalog>;
 
   beforeAll(async () => {
     deadBus = createBus({
+      catalog: messageCatalog,
       redisUrl: await deadRedisUrl(),
       prefix: h.stack.prefix,
       logger: h.log.logger,
@@ -115,7 +118,7 @@ describe('dispatcher', () => {
       status: 'failed',
       error: { code: 'internal', message: 'run stalled: no report from a worker within 900 s' },
     });
-    await eventually(() => h.finished.some((event) => event.run_id === id && event.status === 'failed'));
+    await pollUntil(() => h.finished.some((event) => event.run_id === id && event.status === 'failed'));
 
     const late = crtResult('example.com');
     await expect(
@@ -202,7 +205,7 @@ describe('dispatcher', () => {
         outcome: 'release',
         reason: 'hold without a run',
       });
-      await eventually(
+      await pollUntil(
         async () =>
           (await h.wallet.call('runLedger', { client_id: clientId, run_id: quote.quote_id })).settled,
       );

@@ -7,13 +7,14 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '@svc/errors';
+import { pollUntil } from '@svc/testkit';
 import { requeueUndispatched, runJobId } from '../src/domain/dispatch';
 import { inputHash } from '../src/domain/request-hash';
 import { capabilityJobEnqueuer } from '../src/handlers/bus-ports';
 import { FILE_RECORDS } from './fixtures/capability-records';
 import { type FakeUploads, startFakeUploads } from './fixtures/fake-uploads';
 import { csvFile, imageFile, pdfFile } from './fixtures/resolved-files';
-import { eventually, type InProcessHarness, rejection, startInProcessHarness } from './harness';
+import { type InProcessHarness, rejection, startInProcessHarness } from './harness';
 
 // The orchestrator's RPC handlers and report consumer run in this process; the wallet (quotes,
 // holds) and the registry are real processes of a private stack; PostgreSQL and Redis are real.
@@ -374,7 +375,7 @@ describe('runs.report with artifacts', () => {
     expect(statuses).toEqual(['running', 'running']);
     const job = await h.queue('runs.report').getJob(`report-${runId}-completed-1`);
     expect(job?.attemptsMade).toBe(2);
-    await eventually(
+    await pollUntil(
       async () => (await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).status === 'completed',
     );
   });

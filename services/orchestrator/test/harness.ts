@@ -1,26 +1,32 @@
 import {
   type Bus,
   createBus,
-  createCapabilityDirectory,
   createRpcClient,
-  type EventPayload,
   enqueueJob,
-  type JobName,
-  type JobPayloadInput,
-  type JobResult,
   jobQueueName,
-  type RpcCatalog,
   type RpcClient,
-  type RpcRequestInput,
-  type RpcResponse,
-  runtimeWorkersKey,
   type Subscription,
   subscribeEvents,
 } from '@svc/bus';
-import type { CapabilityRecord } from '@svc/contracts';
+import {
+  type JobName,
+  type JobPayloadInput,
+  type JobResult,
+  type MessageCatalog,
+  messageCatalog,
+} from '@svc/capabilities';
+import {
+  type CapabilityRecord,
+  type EventPayload,
+  type RpcCatalog,
+  type RpcRequestInput,
+  type RpcResponse,
+  runtimeWorkersKey,
+} from '@svc/contracts';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
 import { freePort } from '@svc/devstack';
 import { type MemoryLogger, memoryLogger } from '@svc/log';
+import { createCapabilityDirectory } from '@svc/service-kit';
 import { startTestStack, type TestStack } from '@svc/testkit';
 import { type Job, Queue, QueueEvents } from 'bullmq';
 import { runJobId } from '../src/domain/dispatch';
@@ -37,7 +43,7 @@ import { OpenedQueue } from './opened-queue';
 export interface Harness {
   stack: TestStack;
   prisma: PrismaClient;
-  bus: Bus;
+  bus: Bus<MessageCatalog>;
   log: MemoryLogger;
   orchestrator: RpcClient<RpcCatalog['orchestrator']>;
   wallet: RpcClient<RpcCatalog['wallet']>;
@@ -68,6 +74,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   const log = memoryLogger('orchestrator-test', 'warn');
   const prisma = createPrismaClient(stack.databaseUrl, { max: 20 });
   const bus = createBus({
+    catalog: messageCatalog,
     redisUrl: stack.redisUrl,
     prefix: stack.prefix,
     logger: log.logger,
@@ -166,7 +173,7 @@ export interface InProcessHarness extends Harness {
   /** The `capability.crt` job of a run (`run-<id>`), if queued. */
   jobOf(runId: string): Promise<Job | undefined>;
   /** The handlers' dependencies, to build more handlers on another bus (e.g. a dead Redis). */
-  handlerDeps(bus: Bus): Parameters<typeof orchestratorHandlers>[0];
+  handlerDeps(bus: Bus<MessageCatalog>): Parameters<typeof orchestratorHandlers>[0];
 }
 
 export interface InProcessHarnessOptions {
@@ -200,7 +207,7 @@ export async function startInProcessHarness(
     },
   });
   const deps = { prisma: h.prisma, bus: h.bus, logger: h.log.logger };
-  const handlerDeps = (bus: Bus) => ({
+  const handlerDeps = (bus: Bus<MessageCatalog>) => ({
     ...deps,
     bus,
     wallet,
@@ -231,18 +238,6 @@ export async function startInProcessHarness(
       await h.close();
     },
   };
-}
-
-/** Resolves when `predicate` holds, polling every 20 ms; rejects after `timeoutMs`. */
-export async function eventually(
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** A redis:// URL on a loopback port nothing listens on (free a moment ago). */

@@ -1,4 +1,5 @@
-import { type Bus, type JobName, jobQueueName, openJobData } from '@svc/bus';
+import { type Bus, jobQueueName, openJobData } from '@svc/bus';
+import type { JobName, MessageCatalog } from '@svc/capabilities';
 import { type ConnectionOptions, type Job, Queue } from 'bullmq';
 
 /**
@@ -9,7 +10,7 @@ import { type ConnectionOptions, type Job, Queue } from 'bullmq';
  */
 export class OpenedQueue extends Queue {
   constructor(
-    private readonly bus: Bus,
+    private readonly bus: Bus<MessageCatalog>,
     private readonly jobName: JobName,
     connection: ConnectionOptions,
   ) {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { RunRecord } from '@svc/contracts';
 import { ConflictError, PaymentRequiredError, ValidationError } from '@svc/errors';
+import { pollUntil } from '@svc/testkit';
 import { runJobId } from '../src/domain/dispatch';
-import { eventually, type InProcessHarness, rejection, startInProcessHarness } from './harness';
+import { type InProcessHarness, rejection, startInProcessHarness } from './harness';
 
 // The orchestrator's RPC handlers and report consumer run in this process; the registry (the
 // published catalog, with its real manifests) and the wallet (quotes, holds, settlements) are real
@@ -82,7 +83,7 @@ describe('orchestrator.startRun (paid)', () => {
       reason: 'run completed',
     });
     // The wallet process applies it: the receipt shows the charge.
-    await eventually(async () => {
+    await pollUntil(async () => {
       const receipt = await h.orchestrator.call('receipt', { client_id: clientId, run_id: runId });
       return receipt.ledger.settled;
     });

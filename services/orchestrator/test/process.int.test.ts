@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { enqueueJob, type JobProcessor, processJobs } from '@svc/bus';
+import { pollUntil } from '@svc/testkit';
 import { crtRequestHash, inputHash } from '../src/domain/request-hash';
-import { crtResult, eventually, type Harness, startHarness } from './harness';
+import { crtResult, type Harness, startHarness } from './harness';
 
 // The orchestrator as deployed: its own process (src/main.ts) next to real registry and wallet
 // processes. This suite plays the worker: it takes `capability.crt` and `capability.pii-redact`
@@ -76,7 +77,7 @@ describe('orchestrator process', () => {
       idempotency_key: `process-${randomUUID()}`,
     });
     expect(replay).toBe(false);
-    await eventually(() =>
+    await pollUntil(() =>
       h.finished.some((event) => event.run_id === run.run_id && event.status === 'completed'),
     );
     const done = await h.orchestrator.call('getRun', { client_id: clientId, run_id: run.run_id });
@@ -92,7 +93,7 @@ describe('orchestrator process', () => {
       client_type: 'api',
       input: { apex: 'example.org' },
     });
-    await eventually(() => h.finished.some((event) => event.run_id === run.run_id));
+    await pollUntil(() => h.finished.some((event) => event.run_id === run.run_id));
     const before = await h.orchestrator.call('getRun', { client_id: clientId, run_id: run.run_id });
 
     // SIGTERM: a graceful shutdown in the documented order exits 0.
@@ -117,7 +118,7 @@ describe('orchestrator process', () => {
     await expect(h.orchestrator.call('getRun', { client_id: clientId, run_id: run.run_id })).resolves.toEqual(
       before,
     );
-    await eventually(() =>
+    await pollUntil(() =>
       h.finished.some((event) => event.run_id === orphanId && event.status === 'completed'),
     );
     expect(taken.filter((id) => id === orphanId)).toHaveLength(1);
@@ -142,10 +143,10 @@ describe('orchestrator process', () => {
       client_type: 'api',
       idempotency_key: `process-paid-${randomUUID()}`,
     });
-    await eventually(() =>
+    await pollUntil(() =>
       h.finished.some((event) => event.run_id === run.run_id && event.status === 'completed'),
     );
-    await eventually(async () => {
+    await pollUntil(async () => {
       const receipt = await h.orchestrator.call('receipt', { client_id: clientId, run_id: run.run_id });
       return receipt.ledger.settled;
     });
@@ -172,9 +173,9 @@ describe('orchestrator process', () => {
       slug: 'pii-redact',
       input_hash: inputHash({ text: TEXT, types: ['email', 'phone', 'iban', 'card'], style: 'label' }),
     });
-    await eventually(
+    await pollUntil(
       async () => (await h.wallet.call('runLedger', { client_id: clientId, run_id: quote.quote_id })).settled,
-      15_000,
+      { timeoutMs: 15_000 },
     );
     const ledger = await h.wallet.call('runLedger', { client_id: clientId, run_id: quote.quote_id });
     expect(ledger.lines.map((line) => [line.kind, line.note])).toEqual([

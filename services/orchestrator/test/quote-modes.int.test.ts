@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { CrtBatchPlanResult, Quote } from '@svc/contracts';
+import { CrtBatchPlanResult } from '@svc/capabilities';
+import { Quote } from '@svc/contracts';
 import { ConflictError, NotFoundError, ValidationError } from '@svc/errors';
+import { pollUntil } from '@svc/testkit';
 import { runJobId } from '../src/domain/dispatch';
 import { inputHash } from '../src/domain/request-hash';
-import { eventually, type InProcessHarness, rejection, startInProcessHarness } from './harness';
+import { type InProcessHarness, rejection, startInProcessHarness } from './harness';
 
 // The orchestrator's RPC handlers and report consumer run in this process; the registry (the
 // published catalog, with its real manifests) and the wallet (quotes, holds, settlements) are real
@@ -116,9 +118,7 @@ describe('orchestrator.startRun (modes)', () => {
     expect(plan.server_processing).toBe(false);
     expect(plan.counts.submitted).toBe(3);
     expect(answer.quote).toMatchObject({ quote_id: runId, price_usd: '0.00' });
-    await eventually(() =>
-      h.finished.some((event) => event.run_id === runId && event.status === 'completed'),
-    );
+    await pollUntil(() => h.finished.some((event) => event.run_id === runId && event.status === 'completed'));
     const jobs = await h.crtQueue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
     expect(jobs.filter((job) => job.data.run_id === runId)).toEqual([]);
   });

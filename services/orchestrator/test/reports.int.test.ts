@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { pollUntil } from '@svc/testkit';
 import { MAX_EVENT_RUN_BYTES } from '../src/domain/run-finished';
-import { crtResult, eventually, type InProcessHarness, startInProcessHarness } from './harness';
+import { crtResult, type InProcessHarness, startInProcessHarness } from './harness';
 
 // The orchestrator's RPC handlers and report consumer run in this process; the wallet is a real
 // process of a private stack; PostgreSQL and Redis are real. Nothing of ours is mocked.
@@ -36,7 +37,7 @@ describe('runs.report', () => {
     const completed = await h.orchestrator.call('getRun', { client_id: clientId, run_id: id });
     expect(completed).toMatchObject({ status: 'completed', started_at: at(1), finished_at: at(2), result });
     expect(await h.prisma.run.findUniqueOrThrow({ where: { id } })).toMatchObject({ metrics, attempts: 1 });
-    await eventually(() => h.finished.some((event) => event.run_id === id && event.status === 'completed'));
+    await pollUntil(() => h.finished.some((event) => event.run_id === id && event.status === 'completed'));
     // The event carries the owner and the very record getRun returns (the gateway skips its getRun).
     expect(h.finished.find((event) => event.run_id === id)).toEqual({
       run_id: id,
@@ -56,7 +57,7 @@ describe('runs.report', () => {
     ).resolves.toEqual({
       applied: true,
     });
-    await eventually(() => h.finished.some((event) => event.run_id === id));
+    await pollUntil(() => h.finished.some((event) => event.run_id === id));
     expect(h.finished.find((event) => event.run_id === id)).toEqual({
       run_id: id,
       status: 'completed',
@@ -87,13 +88,13 @@ describe('runs.report', () => {
     expect(stored).toMatchObject({ status: 'completed', startedAt: null, finishedAt: new Date(at(5)) });
 
     const announced = () => h.finished.filter((event) => event.run_id === id).length;
-    await eventually(() => announced() >= 1);
+    await pollUntil(() => announced() >= 1);
     const before = announced();
     const other = { ...result, count: 0, observations: [] };
     await expect(
       h.report({ event: 'completed', run_id: id, attempt: 1, at: at(9), result: other }, 'redelivered'),
     ).resolves.toEqual({ applied: false });
-    await eventually(() => announced() > before);
+    await pollUntil(() => announced() > before);
     // The first result and finish time stand, and the re-announcement carries them too.
     expect(await h.prisma.run.findUniqueOrThrow({ where: { id } })).toEqual({ ...stored });
     const record = await h.orchestrator.call('getRun', { client_id: clientId, run_id: id });
@@ -128,7 +129,7 @@ describe('runs.report', () => {
     expect(failed).toMatchObject({ status: 'failed', error, started_at: at(3), finished_at: at(4) });
     expect(failed).not.toHaveProperty('result');
     expect((await h.prisma.run.findUniqueOrThrow({ where: { id } })).attempts).toBe(2);
-    await eventually(() => h.finished.some((event) => event.run_id === id && event.status === 'failed'));
+    await pollUntil(() => h.finished.some((event) => event.run_id === id && event.status === 'failed'));
     expect(h.finished.find((event) => event.run_id === id)).toEqual({
       run_id: id,
       status: 'failed',
@@ -226,7 +227,7 @@ describe('runs.report settles paid runs', () => {
       outcome: 'release',
       reason: 'run failed: internal',
     });
-    await eventually(
+    await pollUntil(
       async () => (await h.wallet.call('runLedger', { client_id: clientId, run_id: runId })).settled,
     );
   });
@@ -242,7 +243,7 @@ describe('runs.report settles paid runs', () => {
     await h.report({ event: 'completed', run_id: runId, attempt: 1, at: at(), result });
     expect(await settleJob(runId)).toMatchObject({ outcome: 'capture' });
     // What Redis failing between the final UPDATE and the enqueue leaves behind.
-    await eventually(
+    await pollUntil(
       async () => (await h.queue('wallet.settle').getJob(`settle-${runId}`))?.finishedOn !== undefined,
     );
     await h.queue('wallet.settle').remove(`settle-${runId}`);

@@ -1,5 +1,6 @@
 import { DescribeCapabilityResponse } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
+import { catalogChangedPublisher } from '../src/adapters/catalog-events';
 import { describeCapability } from '../src/domain/describe';
 import { seedCatalog } from '../src/domain/seed';
 import { MANIFESTS } from '../src/manifests';
@@ -12,7 +13,7 @@ beforeAll(async () => {
   env = await startTestEnv('describe');
   await seedCatalog({
     prisma: env.prisma,
-    bus: env.bus,
+    publishCatalogChanged: catalogChangedPublisher(env.bus),
     logger: env.logger,
     manifests: [...MANIFESTS, ...SYNTHETIC_MANIFESTS],
   });

@@ -1,4 +1,5 @@
 import type { Bus } from '@svc/bus';
+import type { PlatformCatalog } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import { createLogger, type Logger } from '@svc/log';
 import { createTestBus, createTestDatabase } from '@svc/testkit';
@@ -10,7 +11,7 @@ import { createTestBus, createTestDatabase } from '@svc/testkit';
 export interface RegistryTestEnv {
   databaseUrl: string;
   prisma: PrismaClient;
-  bus: Bus;
+  bus: Bus<PlatformCatalog>;
   logger: Logger;
   close(): Promise<void>;
 }

@@ -1,5 +1,7 @@
-import { createRpcClient, type RpcCatalog, type RpcClient } from '@svc/bus';
+import { createRpcClient, type RpcClient } from '@svc/bus';
+import type { RpcCatalog } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
+import { catalogChangedPublisher } from '../src/adapters/catalog-events';
 import { describeCapability } from '../src/domain/describe';
 import { searchCapabilities } from '../src/domain/search';
 import { seedCatalog } from '../src/domain/seed';
@@ -16,7 +18,7 @@ beforeAll(async () => {
   env = await startTestEnv('rpc');
   await seedCatalog({
     prisma: env.prisma,
-    bus: env.bus,
+    publishCatalogChanged: catalogChangedPublisher(env.bus),
     logger: env.logger,
     manifests: [...MANIFESTS, ...SYNTHETIC_MANIFESTS],
   });

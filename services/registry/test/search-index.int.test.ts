@@ -1,6 +1,7 @@
 import type { Prisma } from '@svc/db';
 import { insertSyntheticCapabilities } from '@svc/testkit';
 import { z } from 'zod';
+import { catalogChangedPublisher } from '../src/adapters/catalog-events';
 import { searchCapabilities, searchSql } from '../src/domain/search';
 import { seedCatalog } from '../src/domain/seed';
 import { MANIFESTS } from '../src/manifests';
@@ -13,7 +14,12 @@ let env: RegistryTestEnv;
 
 beforeAll(async () => {
   env = await startTestEnv('index');
-  await seedCatalog({ prisma: env.prisma, bus: env.bus, logger: env.logger, manifests: MANIFESTS });
+  await seedCatalog({
+    prisma: env.prisma,
+    publishCatalogChanged: catalogChangedPublisher(env.bus),
+    logger: env.logger,
+    manifests: MANIFESTS,
+  });
   await insertSyntheticCapabilities(env.prisma, SYNTHETIC_ROWS);
   // VACUUM, not only ANALYZE: a bulk insert lands in the GIN index's pending list (fastupdate),
   // which every index scan must read in full, so the planner rightly prefers a table scan until the

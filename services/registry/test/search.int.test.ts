@@ -1,4 +1,5 @@
 import { type ListCapabilitiesQuery, ListCapabilitiesResponse } from '@svc/contracts';
+import { catalogChangedPublisher } from '../src/adapters/catalog-events';
 import { searchCapabilities } from '../src/domain/search';
 import { seedCatalog } from '../src/domain/seed';
 import { MANIFESTS } from '../src/manifests';
@@ -11,7 +12,7 @@ beforeAll(async () => {
   env = await startTestEnv('search');
   await seedCatalog({
     prisma: env.prisma,
-    bus: env.bus,
+    publishCatalogChanged: catalogChangedPublisher(env.bus),
     logger: env.logger,
     manifests: [...MANIFESTS, ...SYNTHETIC_MANIFESTS],
   });

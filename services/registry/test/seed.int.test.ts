@@ -1,5 +1,7 @@
-import { type EventPayload, type Subscription, subscribeEvents } from '@svc/bus';
-import type { CapabilityManifest } from '@svc/contracts';
+import { type Subscription, subscribeEvents } from '@svc/bus';
+import type { CapabilityManifest, EventPayload } from '@svc/contracts';
+import { pollUntil } from '@svc/testkit';
+import { catalogChangedPublisher } from '../src/adapters/catalog-events';
 import { seedCatalog } from '../src/domain/seed';
 import { crtManifest, MANIFESTS } from '../src/manifests';
 import { dnsLookupManifest, pdfOcrManifest } from './fixtures';
@@ -31,12 +33,18 @@ beforeEach(() => {
 });
 
 const seed = (manifests: readonly CapabilityManifest[]) =>
-  seedCatalog({ prisma: env.prisma, bus: env.bus, logger: env.logger, manifests });
+  seedCatalog({
+    prisma: env.prisma,
+    publishCatalogChanged: catalogChangedPublisher(env.bus),
+    logger: env.logger,
+    manifests,
+  });
 
 async function waitForEvents(count: number): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (events.length < count && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  await pollUntil(() => events.length >= count, {
+    what: `${count} catalog.changed event(s)`,
+    timeoutMs: 5_000,
+  });
   // Then a little longer, to catch an unexpected extra event.
   await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
 }
@@ -123,7 +131,12 @@ describe('seedCatalog', () => {
   test('a manifest removed from code is kept and reported, not deleted', async () => {
     const warnings: unknown[] = [];
     const logger = { info: () => {}, warn: (obj: unknown) => void warnings.push(obj) };
-    const result = await seedCatalog({ prisma: env.prisma, bus: env.bus, logger, manifests: MANIFESTS });
+    const result = await seedCatalog({
+      prisma: env.prisma,
+      publishCatalogChanged: catalogChangedPublisher(env.bus),
+      logger,
+      manifests: MANIFESTS,
+    });
     expect(result.orphaned.sort()).toEqual(['dns-lookup', 'pdf-ocr']);
     expect(warnings).toEqual([{ slugs: expect.arrayContaining(['dns-lookup', 'pdf-ocr']) }]);
     expect(await env.prisma.capability.count()).toBe(MANIFESTS.length + 2);

@@ -36,28 +36,46 @@ export const UploadsEnv = z
     ...storageEnv,
     // The internal HTTP port the gateway streams upload bodies and artifact downloads through
     // (PUT /internal/uploads/:id, GET /internal/artifacts/:id/content); 0 = any free port (tests).
-    DATA_PORT: port(8094, { allowZero: true }),
+    DATA_PORT: port(8094, { allowZero: true }).describe(
+      'Internal HTTP server for upload bytes and artifact downloads, reached only by the gateway (UPLOADS_URL); 0 = any free port.',
+    ),
     // ms a session (and its token) accepts the PUT: 15 min (decisions U2).
-    UPLOAD_SESSION_TTL_MS: durationMs(15 * 60_000),
+    UPLOAD_SESSION_TTL_MS: durationMs(15 * 60_000).describe('ms a session (and its token) accepts the PUT.'),
     // ms a complete upload that no run used is kept before its bytes are deleted: 24 h.
-    UPLOAD_RETENTION_MS: durationMs(24 * 3_600_000),
+    UPLOAD_RETENTION_MS: durationMs(24 * 3_600_000).describe(
+      'ms a complete upload no run used is kept before its bytes are deleted.',
+    ),
     // ms after which a PUT's claim is stale (its process died mid-stream) and another PUT may take
     // it over: 10 min, far beyond streaming 256 MiB on a slow link.
-    UPLOAD_PUT_TIMEOUT_MS: durationMs(10 * 60_000),
+    UPLOAD_PUT_TIMEOUT_MS: durationMs(10 * 60_000).describe(
+      'ms after which a PUT claim is stale (its process died mid-stream) and another PUT may take it over.',
+    ),
     // ms a PUT's body may bring no byte before it is cut with 408, its claim released and nothing
     // kept, so the same token can retry at once; also how long an artifact download may take no
     // byte before it is cut (its file closed): 30 s, far beyond a pause of a working link.
-    UPLOAD_IDLE_TIMEOUT_MS: durationMs(30_000),
+    UPLOAD_IDLE_TIMEOUT_MS: durationMs(30_000).describe(
+      'ms a PUT body or an artifact download may go without a byte before it is cut (a PUT: 408, claim released).',
+    ),
     // ms between two cleanup passes (repeatable job `uploads.cleanup`): 1 min.
-    UPLOAD_CLEANUP_INTERVAL_MS: durationMs(60_000),
-    ARTIFACT_LINK_SECRET: LinkSecret,
+    UPLOAD_CLEANUP_INTERVAL_MS: durationMs(60_000).describe(
+      'ms between two cleanup passes (repeatable job `uploads.cleanup`).',
+    ),
+    ARTIFACT_LINK_SECRET: LinkSecret.describe(
+      'HMAC key of artifact download links, 32+ characters; no default (`pnpm start` writes one to <DATA_DIR>/artifact-link-secret).',
+    ),
     // ms an artifact download link stays valid after listing: 15 min.
-    ARTIFACT_LINK_TTL_MS: durationMs(15 * 60_000),
+    ARTIFACT_LINK_TTL_MS: durationMs(15 * 60_000).describe(
+      'ms an artifact download link stays valid after listing.',
+    ),
     // Days an artifact is kept after its run completed; unset = kept (runs are never deleted today).
-    ARTIFACT_RETENTION_DAYS: intInRange(1, 36_500).optional(),
+    ARTIFACT_RETENTION_DAYS: intInRange(1, 36_500)
+      .optional()
+      .describe('Days an artifact is kept after its run completed (1-36500); unset: kept.'),
     // ms a registry describe answer is reused for sessions and file checks (as the orchestrator's;
     // also cleared on `catalog.changed`).
-    CAPABILITY_CACHE_TTL_MS: durationMs(5_000),
+    CAPABILITY_CACHE_TTL_MS: durationMs(5_000).describe(
+      'ms a registry describe answer is reused for sessions and file checks (also cleared on `catalog.changed`).',
+    ),
   })
   .superRefine(refineStorageEnv);
 export type UploadsEnv = z.output<typeof UploadsEnv>;

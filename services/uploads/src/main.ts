@@ -3,27 +3,11 @@
 // (createSession, getUpload, resolveFiles, registerArtifacts, listArtifacts), serves the internal
 // HTTP server the gateway streams upload bodies and artifact downloads through (DATA_PORT), and runs
 // the repeatable `uploads.cleanup` job.
-// Wiring only: env → logger → prisma → bus → store → RPC → internal HTTP server → cleanup
-// scheduler/worker → catalog events → health server.
-import {
-  createBus,
-  createCapabilityDirectory,
-  createRpcClient,
-  serveRpc,
-  servicePresence,
-  subscribeEvents,
-} from '@svc/bus';
-import { createPrismaClient } from '@svc/db';
-import { createLogger } from '@svc/log';
-import {
-  type Closable,
-  listenHttp,
-  prismaCheck,
-  redisCheck,
-  runService,
-  startHealthServer,
-} from '@svc/service-kit';
-import { objectStoreFromEnv } from '@svc/storage';
+// Wiring only (defineService: env → logger → prisma → bus → store → start → health server): RPC →
+// cleanup scheduler/worker → internal HTTP server → catalog events.
+import { createRpcClient, serveRpc, subscribeEvents } from '@svc/bus';
+import { platformCatalog } from '@svc/contracts';
+import { type Closable, createCapabilityDirectory, defineService, listenHttp } from '@svc/service-kit';
 import type { UploadsDeps } from './domain/settings';
 import { loadUploadsEnv } from './env';
 import { startCleanup } from './handlers/cleanup-job';
@@ -31,32 +15,16 @@ import { createInternalApp } from './handlers/internal-app';
 import { uploadsHandlers } from './handlers/rpc';
 
 const SERVICE = 'uploads';
-const env = loadUploadsEnv();
-const logger = createLogger({ service: SERVICE, level: env.LOG_LEVEL });
 
-runService({
+defineService({
   name: SERVICE,
-  logger,
-  shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
-  // Creation order; closed in reverse: health server, catalog subscription, internal HTTP server (PUTs
-  // in flight finish or are cut, keeping nothing), cleanup worker, RPC responder, bus, Prisma.
-  start: async () => {
+  env: loadUploadsEnv,
+  needs: { database: true, bus: { catalog: platformCatalog }, objectStore: true },
+  // Creation order; closed in reverse after the health server: catalog subscription, internal HTTP
+  // server (PUTs in flight finish or are cut, keeping nothing), cleanup worker, RPC responder, then
+  // the bus and Prisma.
+  start: async ({ env, logger, prisma, bus, store }) => {
     const closables: Closable[] = [];
-    const prisma = createPrismaClient(env.DATABASE_URL, {
-      max: env.DATABASE_POOL_MAX,
-      // pg_stat_activity names the holder; lost connections are logged, never fatal (@svc/db pool.ts).
-      applicationName: SERVICE,
-      logger,
-    });
-    closables.push({ name: 'prisma', close: () => prisma.$disconnect() });
-    const bus = createBus({
-      redisUrl: env.REDIS_URL,
-      prefix: env.BUS_PREFIX,
-      logger,
-      encryptionKeys: env.BUS_ENCRYPTION_KEY,
-    });
-    closables.push({ name: 'bus', close: () => bus.close() });
-    const store = objectStoreFromEnv(env);
     const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
     const directory = createCapabilityDirectory({
       fetch: async (slug) => (await registry.call('describe', { slug })).capability,
@@ -96,15 +64,6 @@ runService({
     // A changed catalog may change a capability's file requirements: describe again.
     const catalogEvents = subscribeEvents(bus, { 'catalog.changed': () => directory.clear() });
     closables.push({ name: 'catalog events', close: () => catalogEvents.close() });
-
-    const health = await startHealthServer({
-      service: SERVICE,
-      port: env.HEALTH_PORT,
-      checks: { redis: redisCheck(bus.redis), postgres: prismaCheck(prisma), storage: () => store.check() },
-      presence: servicePresence(bus, SERVICE),
-      logger,
-    });
-    closables.push({ name: 'health server', close: () => health.close() });
     return closables;
   },
 });

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, readdir, readlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
-import { sleep, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
+import { pollUntil, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
 import { signLink } from '../src/domain/download-link';
 import { openRaw, type RawTarget, requestHead, uploadsDataUrl } from './raw-client';
 
@@ -49,12 +49,11 @@ function download(route: Route): { target: RawTarget; headers: Record<string, st
 }
 
 /** Resolves once the uploads process holds no descriptor on the artifact's file; throws after `timeoutMs`. */
-async function fileClosed(timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while ((await openHandlesOnArtifact()) > 0) {
-    if (Date.now() > deadline) throw new Error(`the artifact's file is still open after ${timeoutMs} ms`);
-    await sleep(50);
-  }
+function fileClosed(timeoutMs: number) {
+  return pollUntil(async () => (await openHandlesOnArtifact()) === 0, {
+    what: "the artifact's file to be closed",
+    timeoutMs,
+  });
 }
 
 /** Open file descriptors of the uploads process that point at the artifact's file. */
@@ -151,8 +150,7 @@ describe('an artifact download the client abandons', () => {
       const stalled = await openRaw(target, { pauseAfterBytes: LEAVE_AFTER_BYTES });
       await stalled.write(requestHead(target, 'GET', headers));
       // Reading has stopped with the file open (the server is held back, not done).
-      const opened = Date.now() + 10_000;
-      while ((await openHandlesOnArtifact()) === 0 && Date.now() < opened) await sleep(20);
+      await pollUntil(async () => (await openHandlesOnArtifact()) > 0, { what: 'the file to be open' });
       expect(await openHandlesOnArtifact()).toBeGreaterThan(0);
       // Bounded wait, not a timing assertion: without the idle cut the file stays open for good.
       await fileClosed(IDLE_MS + 15_000);

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { putMeasured } from '@svc/storage';
+import { pollUntil } from '@svc/testkit';
 import { registerArtifacts } from '../src/domain/artifacts';
 import { cleanupPass } from '../src/domain/cleanup';
 import { signLink } from '../src/domain/download-link';
 import { startCleanup } from '../src/handlers/cleanup-job';
 import { makeImage, makePdf } from './fixtures';
-import { eventually, type Harness, newClientId, rawRequest, startHarness } from './harness';
+import { type Harness, newClientId, rawRequest, startHarness } from './harness';
 
 let h: Harness;
 const client = newClientId();
@@ -428,7 +429,7 @@ describe('cleanup', () => {
     });
     const processor = await startCleanup(h.bus, h.deps, 200);
     try {
-      await eventually(
+      await pollUntil(
         async () =>
           (await h.db.prisma.uploadSession.findUniqueOrThrow({ where: { id: session.uploadId } })).status ===
           'expired',

@@ -4,20 +4,16 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateUploadToken, uploadTokenHash } from '@svc/auth';
+import { type Bus, createBus, createRpcClient, type RpcClient, type RpcServer, serveRpc } from '@svc/bus';
 import {
-  type Bus,
-  createBus,
-  createCapabilityDirectory,
-  createRpcClient,
+  type CapabilityRecord,
+  type PlatformCatalog,
+  platformCatalog,
   type RpcCatalog,
-  type RpcClient,
-  type RpcServer,
-  serveRpc,
-} from '@svc/bus';
-import type { CapabilityRecord } from '@svc/contracts';
+} from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
 import { type MemoryLogger, memoryLogger } from '@svc/log';
-import { type HttpServerHandle, listenHttp } from '@svc/service-kit';
+import { createCapabilityDirectory, type HttpServerHandle, listenHttp } from '@svc/service-kit';
 import { createObjectStore, type ObjectStore } from '@svc/storage';
 import {
   capabilityRecord,
@@ -92,7 +88,7 @@ export const DEFAULT_SETTINGS: UploadSettings = {
  */
 export interface Harness {
   db: TestDatabase;
-  bus: Bus;
+  bus: Bus<PlatformCatalog>;
   log: MemoryLogger;
   store: ObjectStore;
   storeRoot: string;
@@ -115,6 +111,7 @@ export async function startHarness(settings: Partial<UploadSettings> = {}): Prom
   const log = memoryLogger('uploads', 'debug');
   const prefix = `uploads${randomBytes(4).toString('hex')}`;
   const bus = createBus({
+    catalog: platformCatalog,
     redisUrl: testRedisUrl(),
     prefix,
     logger: log.logger,
@@ -256,16 +253,4 @@ export function rawRequest(
     };
     write().catch(reject);
   });
-}
-
-/** Resolves when `predicate` holds, polling every 20 ms; rejects after `timeoutMs`. */
-export async function eventually(
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = 5_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((done) => setTimeout(done, 20));
-  }
 }

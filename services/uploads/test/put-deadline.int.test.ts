@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { eventually, type Harness, newClientId, rawRequest, startHarness } from './harness';
+import { pollUntil } from '@svc/testkit';
+import { type Harness, newClientId, rawRequest, startHarness } from './harness';
 
 // A PUT that is still streaming when its claim turns stale (UPLOAD_PUT_TIMEOUT_MS) must give up
 // before another PUT may take the claim over: else the late one writes its bytes over the upload the
@@ -90,7 +91,7 @@ describe('PUT deadline (UPLOAD_PUT_TIMEOUT_MS)', () => {
     };
     let winnerStatus = 0;
     const lateStatus = await putInTwoHalves(url, headers, late, async () => {
-      await eventually(async () => {
+      await pollUntil(async () => {
         const row = await h.db.prisma.uploadSession.findUnique({ where: { id: uploadId } });
         return row?.status === 'uploading';
       });

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
-import { sleep } from '@svc/testkit';
+import { pollUntil, sleep } from '@svc/testkit';
 import { BodyIdleError, ClientAbortedError } from '../src/domain/body-errors';
 import { type RequestBody, requestBody } from '../src/handlers/request-body';
 import { openRaw, putHead, type RawTarget } from './raw-client';
@@ -59,8 +59,7 @@ describe('requestBody', () => {
     const body = await arrived;
     client.hangUp();
     // Nobody reads the stream while the domain would still check the session.
-    const deadline = Date.now() + 5_000;
-    while (body.stream.errored === null && Date.now() < deadline) await sleep(10);
+    await pollUntil(() => body.stream.errored !== null, { what: 'the stream error' });
     expect(body.stream.errored).toBeInstanceOf(ClientAbortedError);
     // A consumer that comes later gets the same error.
     const read = await drain(body.stream);

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { UploadSessionResponse } from '@svc/contracts';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
-import { sleep, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
+import { pollUntil, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
 import {
   openRaw,
   parseAnswer,
@@ -78,15 +78,6 @@ async function sessionStatus(uploadId: string): Promise<string | undefined> {
   return row?.status;
 }
 
-/** Resolves when `predicate` holds, polling every 25 ms; throws after `timeoutMs`. */
-async function eventually(predicate: () => Promise<boolean>, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await sleep(25);
-  }
-}
-
 /** Every file under the stack's object store (relative paths), temp files included. */
 async function storedFiles(): Promise<string[]> {
   const entries = await readdir(stack.storageDir, { recursive: true, withFileTypes: true });
@@ -140,10 +131,9 @@ async function abortAt(route: Route, session: Session, phase: Phase, body: Buffe
   const head = putHead(target, session.token, 'text/csv', SIZE);
   for (const bytes of phase.write(head, body)) await connection.write(bytes);
   if (phase.waitForClaim) {
-    await eventually(
-      async () => (await sessionStatus(session.uploadId)) === 'uploading',
-      `${phase.name}: the PUT claims the session`,
-    );
+    await pollUntil(async () => (await sessionStatus(session.uploadId)) === 'uploading', {
+      what: `${phase.name}: the PUT claims the session`,
+    });
   }
   connection.hangUp();
 }
@@ -182,12 +172,13 @@ describe('a PUT aborted at any phase (issue 13, finding 1)', () => {
 
     // Nothing of an aborted PUT is kept: every claim is released, no object and no temp file.
     for (const { session, route, phase } of aborted) {
-      await eventually(
-        async () => (await sessionStatus(session.uploadId)) === 'pending',
-        `${route}, ${phase}: claim released`,
-      );
+      await pollUntil(async () => (await sessionStatus(session.uploadId)) === 'pending', {
+        what: `${route}, ${phase}: claim released`,
+      });
     }
-    await eventually(async () => (await storedFiles()).length === 0, 'no object and no temp file left');
+    await pollUntil(async () => (await storedFiles()).length === 0, {
+      what: 'no object and no temp file left',
+    });
     expect(stack.pid('uploads')).toBe(uploadsPid);
     expect(stack.pid('gateway')).toBe(gatewayPid);
 
@@ -218,19 +209,18 @@ describe('a PUT aborted at any phase (issue 13, finding 1)', () => {
     }
     // Either outcome is consistent: stored and complete, or nothing kept and the token usable again.
     for (const session of sessions) {
-      await eventually(
+      await pollUntil(
         async () => ['complete', 'pending'].includes((await sessionStatus(session.uploadId)) ?? ''),
-        'the PUT settles',
+        { what: 'the PUT settles' },
       );
       const status = await sessionStatus(session.uploadId);
       const files = await storedFiles();
       if (status === 'complete') expect(files).toContain(`uploads/${session.uploadId}`);
       else expect((await honestPut('direct', session, csv(SIZE, 'again'))).status).toBe(200);
     }
-    await eventually(
-      async () => (await storedFiles()).every((file) => !file.startsWith('.tmp/')),
-      'no temp file left',
-    );
+    await pollUntil(async () => (await storedFiles()).every((file) => !file.startsWith('.tmp/')), {
+      what: 'no temp file left',
+    });
     expect(stack.pid('uploads')).toBe(uploadsPid);
   }, 60_000);
 });
@@ -246,11 +236,10 @@ describe('a stalled PUT (issue 13, finding 6)', () => {
       const head = putHead(target, session.token, 'text/csv', SIZE);
       await stalled.write(Buffer.concat([head, body.subarray(0, SIZE / 2)]));
       // No more bytes, socket left open: the server must answer on its own (bounded wait, not timed).
-      await eventually(
-        async () => parseAnswer(stalled.received()) !== null,
-        'an answer to the stalled PUT',
-        IDLE_MS + 15_000,
-      );
+      await pollUntil(async () => parseAnswer(stalled.received()) !== null, {
+        what: 'an answer to the stalled PUT',
+        timeoutMs: IDLE_MS + 15_000,
+      });
       const answer = parseAnswer(stalled.received());
       expect(answer?.status).toBe(408);
       expect(answer?.body).toEqual({ ok: false, error: expect.stringMatching(/no progress|idle/i) });

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { generateApiKey, generateUploadToken, uploadTokenHash } from '@svc/auth';
 import { UPLOAD_MAX_BYTES } from '@svc/contracts';
+import { pollUntil } from '@svc/testkit';
 import { makeImage, makePdf } from './fixtures';
 import {
-  eventually,
   type Harness,
   type HttpAnswer,
   newClientId,
@@ -372,7 +372,7 @@ describe('PUT /internal/uploads/:upload_id', () => {
       headers,
       chunks: [pdf.subarray(0, 200)],
       beforeEnd: async () => {
-        await eventually(async () => (await status(held.uploadId)) === 'uploading');
+        await pollUntil(async () => (await status(held.uploadId)) === 'uploading');
         duringFirst = await put(held.uploadId, held.token, pdf);
         // The rest of the body, then end.
         await new Promise<void>((done) => setTimeout(done, 10));
@@ -406,12 +406,14 @@ describe('PUT /internal/uploads/:upload_id', () => {
         'content-length': String(pdf.length),
       },
       chunks: [pdf.subarray(0, 400)],
-      beforeEnd: () => eventually(async () => (await status(uploadId)) === 'uploading'),
+      beforeEnd: async () => {
+        await pollUntil(async () => (await status(uploadId)) === 'uploading');
+      },
       hangUp: true,
     });
-    await eventually(async () => (await status(uploadId)) === 'pending');
+    await pollUntil(async () => (await status(uploadId)) === 'pending');
     expect(await h.store.stat(`uploads/${uploadId}`)).toBeNull();
-    await eventually(async () => (await storedFiles(h.storeRoot)).every((file) => !file.startsWith('.tmp')));
+    await pollUntil(async () => (await storedFiles(h.storeRoot)).every((file) => !file.startsWith('.tmp')));
     expect((await put(uploadId, token, pdf)).status).toBe(200);
   });
 

@@ -6,15 +6,20 @@ import {
   jobQueueName,
   processJobs,
   publishEvent,
-  type RunReport,
-  runCancelKey,
   type Subscription,
 } from '@svc/bus';
+import {
+  type CapabilityOutcome,
+  type MessageCatalog,
+  messageCatalog,
+  RetryableRunError,
+  RunCancelledError,
+} from '@svc/capabilities';
+import { type RunReport, runCancelKey } from '@svc/contracts';
 import { createLogger } from '@svc/log';
-import { createTestBus, type TestBus, testRedisUrl } from '@svc/testkit';
+import { createTestBus, pollUntil, type TestBus, testRedisUrl } from '@svc/testkit';
 import { Queue } from 'bullmq';
-import { ActiveRuns, RunCancelledError } from '../src/domain/capability/active-runs';
-import { type CapabilityOutcome, RetryableRunError } from '../src/domain/capability/capability-outcome';
+import { ActiveRuns } from '../src/domain/capability/active-runs';
 import { subscribeCancelRequests } from '../src/handlers/cancel-requests';
 import { capabilityJobHandler } from '../src/handlers/capability-job';
 
@@ -28,7 +33,7 @@ const scripts = new Map<string, Script>();
 const reports: { jobId: string; report: RunReport }[] = [];
 /** Runs whose runner has been entered (so a cancel is sent while it runs). */
 const entered = new Set<string>();
-let testBus: TestBus;
+let testBus: TestBus<MessageCatalog>;
 let activeRuns: ActiveRuns;
 let consumers: JobProcessor[] = [];
 let cancels: Subscription;
@@ -36,7 +41,7 @@ let redis: ReturnType<typeof createRedis>;
 let queue: Queue;
 
 beforeAll(async () => {
-  testBus = createTestBus('capj');
+  testBus = createTestBus('capj', messageCatalog);
   activeRuns = new ActiveRuns();
   cancels = subscribeCancelRequests(testBus.bus, activeRuns, logger);
   await cancels.waitUntilReady();
@@ -87,14 +92,8 @@ async function start(script: Script): Promise<string> {
   return runId;
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  return pollUntil(probe, { what, timeoutMs: 20_000 });
 }
 
 async function finishedJob(runId: string) {

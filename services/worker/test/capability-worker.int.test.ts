@@ -6,26 +6,25 @@ import { buffer } from 'node:stream/consumers';
 import {
   createRedis,
   enqueueJob,
-  type JobName,
   type JobProcessor,
   jobQueueName,
   processJobs,
   publishEvent,
-  type RunReport,
-  runCancelKey,
 } from '@svc/bus';
-import { HtmlToPdfResult, PiiRedactResult } from '@svc/contracts';
+import { HtmlToPdfResult, type JobName, PiiRedactResult } from '@svc/capabilities';
+import { type RunReport, runCancelKey } from '@svc/contracts';
 import { createLogger } from '@svc/log';
 import { FsObjectStore } from '@svc/storage';
 import {
   createTestBus,
   type FakeCtProviders,
+  pollUntil,
   startFakeCtProviders,
   type TestBus,
   testRedisUrl,
 } from '@svc/testkit';
 import { Queue } from 'bullmq';
-import { countLiveWorkers } from '../src/domain/heartbeat';
+import { countLiveWorkers } from '../src/adapters/worker-presence';
 import { startWorkerChild, type WorkerChild } from './support/worker-child';
 
 // Real worker processes on a bus prefix of their own, the test playing the orchestrator: it
@@ -108,19 +107,10 @@ function queueOf(name: JobName): Queue {
   return queue;
 }
 
-async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 30_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const output = children.map((child, i) => `--- worker ${i}\n${child.output.join('\n')}`).join('\n');
-  throw new Error(`timed out waiting for ${what}\n${output}`);
+/** pollUntil with every worker's output in the timeout message. */
+function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000) {
+  const output = () => children.map((child, i) => `--- worker ${i}\n${child.output.join('\n')}`).join('\n');
+  return pollUntil(probe, { what, timeoutMs, intervalMs: 50, detail: output });
 }
 
 const reportsOf = (runId: string) => reports.filter((r) => r.report.run_id === runId);

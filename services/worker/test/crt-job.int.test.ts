@@ -1,16 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { enqueueJob, type JobProcessor, processJobs, type RunReport } from '@svc/bus';
+import { enqueueJob, type JobProcessor, processJobs } from '@svc/bus';
+import { type CapabilityOutcome, type MessageCatalog, messageCatalog } from '@svc/capabilities';
+import type { CrtInput, RunReport } from '@svc/contracts';
 import { createLogger } from '@svc/log';
-import { createTestBus, type TestBus } from '@svc/testkit';
+import { createTestBus, pollUntil, type TestBus } from '@svc/testkit';
 import { ActiveRuns } from '../src/domain/capability/active-runs';
-import type { CrtRunner } from '../src/domain/crt/crt-runner';
-import { crtJobHandler } from '../src/handlers/crt-job';
+import { capabilityJobHandler } from '../src/handlers/capability-job';
 
 // The capability.crt consumer in-process, on a real Redis, with runners that misbehave in ways the
 // fake providers cannot produce: a bug (thrown error) on every attempt, and one that recovers.
 
+/** What crt's handler runs per attempt (packages/capabilities/src/crt/crt-runner.ts CrtRunner). */
+type CrtRunner = (request: CrtInput, signal: AbortSignal) => Promise<CapabilityOutcome>;
+
 const logger = createLogger({ service: 'crt-job-test', level: 'silent' });
-let testBus: TestBus;
+let testBus: TestBus<MessageCatalog>;
 let consumers: JobProcessor[] = [];
 const reports: { jobId: string; report: RunReport }[] = [];
 let behaviour: CrtRunner = async () => {
@@ -18,13 +22,17 @@ let behaviour: CrtRunner = async () => {
 };
 
 beforeAll(async () => {
-  testBus = createTestBus('crtj');
+  testBus = createTestBus('crtj', messageCatalog);
   const runCrt: CrtRunner = (request, signal) => behaviour(request, signal);
   consumers = [
     processJobs(
       testBus.bus,
       'capability.crt',
-      crtJobHandler({ bus: testBus.bus, runCrt, logger, activeRuns: new ActiveRuns() }),
+      capabilityJobHandler(
+        'capability.crt',
+        { bus: testBus.bus, logger, activeRuns: new ActiveRuns() },
+        ({ apex, include_first_seen, limit }, signal) => runCrt({ apex, include_first_seen, limit }, signal),
+      ),
       {
         concurrency: 2,
       },
@@ -58,17 +66,16 @@ async function run(): Promise<string> {
   return runId;
 }
 
-async function reportsUntilTerminal(runId: string) {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const mine = reports.filter((r) => r.report.run_id === runId);
-    if (mine.some((r) => r.report.event === 'completed' || r.report.event === 'failed')) {
+function reportsUntilTerminal(runId: string) {
+  return pollUntil(
+    () => {
+      const mine = reports.filter((r) => r.report.run_id === runId);
+      if (!mine.some((r) => r.report.event === 'completed' || r.report.event === 'failed')) return undefined;
       // Reports of one run may be handled out of order: sort by id for a stable comparison.
       return mine.map((r) => r.jobId).sort();
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`run ${runId} never reached a terminal report`);
+    },
+    { what: `a terminal report for run ${runId}`, timeoutMs: 30_000, intervalMs: 50 },
+  );
 }
 
 describe('capability.crt handler', () => {

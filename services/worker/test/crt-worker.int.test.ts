@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import {
-  createRedis,
-  enqueueJob,
-  type JobProcessor,
-  jobQueueName,
-  processJobs,
-  type RunReport,
-} from '@svc/bus';
+import { createRedis, enqueueJob, type JobProcessor, jobQueueName, processJobs } from '@svc/bus';
+import type { RunReport } from '@svc/contracts';
 import { CrtResult } from '@svc/contracts';
 import { createLogger } from '@svc/log';
 import {
   createTestBus,
   exampleComExpectedObservations,
   type FakeCtProviders,
+  pollUntil,
   startFakeCtProviders,
   type TestBus,
   testRedisUrl,
@@ -106,15 +101,20 @@ async function startRun(apex: string, options: { include_first_seen?: boolean; l
 }
 
 /** The reports of a run once it has a terminal one (completed or failed). */
-async function finalReports(runId: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const mine = reports.filter((r) => r.report.run_id === runId);
-    const terminal = mine.find((r) => r.report.event === 'completed' || r.report.event === 'failed');
-    if (terminal) return { all: mine, terminal: terminal.report };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no terminal report for run ${runId}; worker output:\n${worker.output.join('\n')}`);
+function finalReports(runId: string, timeoutMs = 30_000) {
+  return pollUntil(
+    () => {
+      const mine = reports.filter((r) => r.report.run_id === runId);
+      const terminal = mine.find((r) => r.report.event === 'completed' || r.report.event === 'failed');
+      return terminal ? { all: mine, terminal: terminal.report } : undefined;
+    },
+    {
+      what: `a terminal report for run ${runId}`,
+      timeoutMs,
+      intervalMs: 50,
+      detail: () => `worker output:\n${worker.output.join('\n')}`,
+    },
+  );
 }
 
 function completedResult(report: RunReport): CrtResult {
@@ -243,12 +243,12 @@ describe('crt worker (real process, fake providers, real Redis)', () => {
   });
 });
 
-async function waitForFinishedJob(jobId: string) {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const job = await crtQueue.getJob(jobId);
-    if (job?.finishedOn) return job;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`job ${jobId} did not finish`);
+function waitForFinishedJob(jobId: string) {
+  return pollUntil(
+    async () => {
+      const job = await crtQueue.getJob(jobId);
+      return job?.finishedOn ? job : undefined;
+    },
+    { what: `job ${jobId} to finish`, intervalMs: 50 },
+  );
 }

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { enqueueJob, type JobProcessor, processJobs, type RunReport } from '@svc/bus';
-import {
-  CsvProfileResult,
-  ImageThumbnailResult,
-  PdfExtractTextResult,
-  type ProducedArtifact,
-  type ResolvedFile,
-} from '@svc/contracts';
-import { createTestBus, type TestBus, testRedisUrl } from '@svc/testkit';
+import { enqueueJob, type JobProcessor, processJobs } from '@svc/bus';
+import { CsvProfileResult, ImageThumbnailResult, PdfExtractTextResult } from '@svc/capabilities';
+import type { ProducedArtifact, ResolvedFile, RunReport } from '@svc/contracts';
+import { createTestBus, pollUntil, type TestBus, testRedisUrl } from '@svc/testkit';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
-import { createTempStore, sha256, type TempStore } from './support/temp-store';
+import {
+  createTempStore,
+  sha256,
+  type TempStore,
+} from '../../../packages/capabilities/test/support/temp-store';
 import { startWorkerChild, type WorkerChild } from './support/worker-child';
 
 // A real node worker process (tsx, as compose starts it) with the fs object store in a temp dir,
@@ -58,16 +57,19 @@ afterAll(async () => {
   await temp?.close();
 });
 
-async function finalReport(runId: string, timeoutMs = 30_000): Promise<RunReport> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const found = reports.find(
-      (report) => report.run_id === runId && ['completed', 'failed', 'cancelled'].includes(report.event),
-    );
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no final report for ${runId}\n${worker.output.join('\n')}`);
+function finalReport(runId: string, timeoutMs = 30_000): Promise<RunReport> {
+  return pollUntil(
+    () =>
+      reports.find(
+        (report) => report.run_id === runId && ['completed', 'failed', 'cancelled'].includes(report.event),
+      ),
+    {
+      what: `a final report for ${runId}`,
+      timeoutMs,
+      intervalMs: 50,
+      detail: () => worker.output.join('\n'),
+    },
+  );
 }
 
 async function completedReport(runId: string) {

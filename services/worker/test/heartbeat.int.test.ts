@@ -1,6 +1,7 @@
-import { runtimeWorkersKey } from '@svc/bus';
+import { runtimeWorkersKey } from '@svc/contracts';
 import { createTestBus, type TestBus } from '@svc/testkit';
-import { countLiveWorkers, type Heartbeat, startHeartbeat } from '../src/domain/heartbeat';
+import { countLiveWorkers, createWorkerPresence } from '../src/adapters/worker-presence';
+import { type Heartbeat, startHeartbeat } from '../src/domain/heartbeat';
 
 // The heartbeat's per-runtime sorted sets on a real Redis (own prefix): members scored by when
 // their heartbeat lapses, dead members trimmed on each beat, ZREM on close.
@@ -24,7 +25,8 @@ afterAll(async () => {
 
 async function beat(workerId: string, runtimes: string[], now?: () => number): Promise<Heartbeat> {
   const heartbeat = await startHeartbeat({
-    bus: testBus.bus,
+    presence: createWorkerPresence(testBus.bus),
+    logger: testBus.bus.logger,
     workerId,
     runtimes,
     hostname: 'test-host',

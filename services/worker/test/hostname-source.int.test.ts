@@ -1,10 +1,17 @@
 import { createLogger } from '@svc/log';
 import { createTestBus, type TestBus } from '@svc/testkit';
-import type { HostnameSet } from '../src/domain/crt/crt-result';
-import { crtCacheKey, HostnameSource, type HostnameSourceOptions } from '../src/domain/crt/hostname-source';
-import { ProvidersUnavailableError } from '../src/domain/crt/providers';
+import type { HostnameSet } from '../../../packages/capabilities/src/crt/crt-result';
+import {
+  HostnameSource,
+  type HostnameSourceOptions,
+} from '../../../packages/capabilities/src/crt/hostname-source';
+import { ProvidersUnavailableError } from '../../../packages/capabilities/src/crt/providers';
+import { capabilityCacheKey, createCapabilityCache } from '../src/adapters/capability-cache';
 
-// The per-apex cache and single flight against a real Redis (own key prefix, cleaned up).
+// crt's per-apex cache and single flight against a real Redis (own key prefix, cleaned up), through
+// the worker's cache port (adapters/capability-cache.ts).
+
+const crtCacheKey = (prefix: string, apex: string) => capabilityCacheKey(prefix, 'crt', apex);
 
 const never = new AbortController().signal;
 const logger = createLogger({ service: 'hostname-source-test', level: 'silent' });
@@ -46,8 +53,7 @@ function manualFetch() {
 
 function source(fetch: HostnameSourceOptions['fetch'], overrides: Partial<HostnameSourceOptions> = {}) {
   return new HostnameSource({
-    redis: testBus.bus.redis,
-    prefix: testBus.prefix,
+    cache: createCapabilityCache(testBus.bus, 'crt'),
     ttlMs: 60_000,
     maxBytes: 1024 * 1024,
     fetch,

@@ -2,8 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { type Bus, createBus, createRedis, enqueueJob, jobQueueName } from '@svc/bus';
+import { type MessageCatalog, messageCatalog } from '@svc/capabilities';
 import { createLogger } from '@svc/log';
-import { testBusEncryptionKeys, testBusEncryptionKeyText } from '@svc/testkit';
+import { pollUntil, testBusEncryptionKeys, testBusEncryptionKeyText } from '@svc/testkit';
 import { Queue } from 'bullmq';
 import { z } from 'zod';
 
@@ -15,7 +16,7 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const PREFIX = `wkt${randomBytes(4).toString('hex')}`;
 const RUNTIMES = ['node', 'python'];
 
-let bus: Bus;
+let bus: Bus<MessageCatalog>;
 /** The test's own connection for inspecting keys (the bus producer fails commands until it is ready). */
 let redis: ReturnType<typeof createRedis>;
 let queue: Queue;
@@ -26,7 +27,13 @@ let healthPort: number | undefined;
 
 beforeAll(() => {
   const logger = createLogger({ service: 'worker-test', level: 'silent' });
-  bus = createBus({ redisUrl: REDIS_URL, prefix: PREFIX, logger, encryptionKeys: testBusEncryptionKeys() });
+  bus = createBus({
+    redisUrl: REDIS_URL,
+    prefix: PREFIX,
+    logger,
+    encryptionKeys: testBusEncryptionKeys(),
+    catalog: messageCatalog,
+  });
   redis = createRedis(REDIS_URL, { role: 'worker', name: 'worker-test', logger });
   queue = new Queue(jobQueueName('system.echo'), { connection: redis, prefix: PREFIX });
 
@@ -86,16 +93,17 @@ function listeningPort(line: string): number | undefined {
   }
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (child?.exitCode !== null)
-      throw new Error(`worker exited while waiting for ${what}:\n${logLines.join('\n')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}; worker output:\n${logLines.join('\n')}`);
+/** pollUntil that stops early when the worker exits, with its output in the failure. */
+function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  return pollUntil(
+    async () => {
+      const value = await probe();
+      if (value === undefined && child?.exitCode !== null)
+        throw new Error(`worker exited while waiting for ${what}:\n${logLines.join('\n')}`);
+      return value;
+    },
+    { what, timeoutMs, intervalMs: 100, detail: () => `worker output:\n${logLines.join('\n')}` },
+  );
 }
 
 async function heartbeatKeys(): Promise<string[]> {

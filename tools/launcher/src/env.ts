@@ -61,7 +61,7 @@ export const LauncherEnv = z.object({
   // from 0.5 s up to this; restart-policy.ts). At least 1 s: a crash loop must not spin.
   LAUNCHER_RESTART_MAX_DELAY_MS: intInRange(1_000, 2_147_483_647, 30_000),
   // Read to choose the worker's runtimes (worker-runtimes.ts); both still reach the worker untouched.
-  // The default is the worker's own (services/worker/src/env.ts): Debian's chromium package.
+  // The default is html-to-pdf's own (packages/capabilities/src/html-to-pdf/env.ts): Debian's chromium package.
   WORKER_RUNTIMES: z.string().optional(),
   CHROMIUM_PATH: pathVar('/usr/bin/chromium'),
 });

@@ -11,7 +11,9 @@ import {
   ensureRedis,
   findWorkspaceRoot,
   isProcessAlive,
+  platformService,
   portEnv,
+  servicePorts as portsOf,
   probeBaseUrl,
   readRuntimeInfo,
   redactUrl,
@@ -153,12 +155,14 @@ async function checkPortsFree(): Promise<void> {
   }
 }
 
-/** The ports of one service: its HEALTH_PORT, PORT for the gateway, DATA_PORT for uploads. */
+/** The ports of one service: its HEALTH_PORT, and PORT or DATA_PORT where the service list gives it one. */
 function servicePorts(name: ServiceName): ServicePorts {
-  const healthPort = settings.healthPorts[name];
-  if (name === 'gateway') return { port: settings.port, healthPort };
-  if (name === 'uploads') return { healthPort, dataPort: settings.uploadsDataPort };
-  return { healthPort };
+  const chosen = {
+    healthPort: settings.healthPorts[name],
+    publicPort: settings.port,
+    dataPort: settings.uploadsDataPort,
+  };
+  return portsOf(name, chosen);
 }
 
 function childSpec(
@@ -169,15 +173,17 @@ function childSpec(
   artifactLinkSecret: string,
   busEncryptionKey: string,
 ): ChildSpec {
+  const service = platformService(name);
   const env: NodeJS.ProcessEnv = {
     ...settings.passThrough,
-    DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     BUS_PREFIX: settings.busPrefix,
     LOG_LEVEL: settings.logLevel,
-    STORAGE_DIR: storageDir,
     UPLOADS_URL: `http://127.0.0.1:${settings.uploadsDataPort}`,
   };
+  // What the service list says it needs (@svc/devstack platform-services.ts).
+  if (service.database) env.DATABASE_URL = databaseUrl;
+  if (service.objectStore) env.STORAGE_DIR = storageDir;
   if (name === 'uploads') env.ARTIFACT_LINK_SECRET = artifactLinkSecret;
   // Every process on the bus seals and opens with the same key.
   env.BUS_ENCRYPTION_KEY = busEncryptionKey;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pollUntil } from '@svc/testkit';
 import type { CrashVerdict, RestartPolicy } from './restart-policy';
 import { type ChildSpec, type ExitStatus, Supervisor } from './supervisor';
 
@@ -51,14 +52,6 @@ function recorder() {
   };
 }
 
-async function eventually(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -83,7 +76,7 @@ describe('Supervisor', () => {
       FAST_POLICY,
     );
     supervisor.start();
-    await eventually(() => rec.lines.filter((l) => l.text.startsWith('up ')).length === 2);
+    await pollUntil(() => rec.lines.filter((l) => l.text.startsWith('up ')).length === 2);
     expect(rec.lines.filter((l) => l.name === 'a').map((l) => l.text)).toEqual(
       expect.arrayContaining(['one', 'two', 'three']),
     );
@@ -104,7 +97,7 @@ describe('Supervisor', () => {
       FAST_POLICY,
     );
     supervisor.start();
-    await eventually(() => rec.lines.filter((l) => l.text.startsWith('up ')).length === 3);
+    await pollUntil(() => rec.lines.filter((l) => l.text.startsWith('up ')).length === 3);
     await supervisor.stop([['z'], ['x']], 5_000);
     const order = rec.notes.filter((n) => n.endsWith('stopped (exit code 0)')).map((n) => n[0]);
     expect(order).toEqual(['z', 'x', 'y']);
@@ -120,7 +113,7 @@ describe('Supervisor', () => {
     supervisor.start();
     // Well past the old limit (5 restarts a minute, then everything stopped).
     const CRASHES = 12;
-    await eventually(() => rec.restarts.length >= CRASHES, 30_000);
+    await pollUntil(() => rec.restarts.length >= CRASHES, { timeoutMs: 30_000 });
     const verdicts = rec.restarts.slice(0, CRASHES).map((r) => r.verdict);
     expect(rec.restarts.slice(0, CRASHES).every((r) => r.name === 'crashy' && r.status.code === 3)).toBe(
       true,
@@ -177,18 +170,18 @@ describe('Supervisor', () => {
     const supervisor = new Supervisor([script('flaky', flaky)], rec.hooks, policy);
     try {
       supervisor.start();
-      await eventually(() => rec.notes.some((n) => n.startsWith('flaky recovered')), 30_000);
+      await pollUntil(() => rec.notes.some((n) => n.startsWith('flaky recovered')), { timeoutMs: 30_000 });
       expect(rec.notes).toContain('flaky recovered: up for 5 s after 3 crashes in a row (crash loop over)');
       expect(rec.restarts.map((r) => r.verdict.streak)).toEqual([1, 2, 3]);
 
       const pid = supervisor.pid('flaky');
       if (pid === undefined) throw new Error('no pid');
       process.kill(pid, 'SIGKILL');
-      await eventually(() => rec.restarts.length === 4);
+      await pollUntil(() => rec.restarts.length === 4);
       // A fresh streak: first delay again, not the fourth, and not a crash loop any more.
       expect(rec.restarts[3]?.verdict).toMatchObject({ streak: 1, inWindow: 1, looping: false });
       expect(rec.restarts[3]?.verdict.delayMs).toBeLessThanOrEqual(FAST_POLICY.initialDelayMs);
-      await eventually(() => rec.lines.filter((l) => l.text.startsWith('up ')).length === 2);
+      await pollUntil(() => rec.lines.filter((l) => l.text.startsWith('up ')).length === 2);
     } finally {
       await supervisor.stop([], 5_000);
       fs.rmSync(dir, { recursive: true, force: true });
@@ -199,11 +192,11 @@ describe('Supervisor', () => {
     const rec = recorder();
     const supervisor = new Supervisor([script('svc', LONG_RUNNING)], rec.hooks, FAST_POLICY);
     supervisor.start();
-    await eventually(() => supervisor.pid('svc') !== undefined && rec.lines.length === 1);
+    await pollUntil(() => supervisor.pid('svc') !== undefined && rec.lines.length === 1);
     const first = supervisor.pid('svc');
     if (first === undefined) throw new Error('no pid');
     process.kill(first, 'SIGKILL');
-    await eventually(() => rec.lines.filter((l) => l.text.startsWith('up ')).length === 2);
+    await pollUntil(() => rec.lines.filter((l) => l.text.startsWith('up ')).length === 2);
     expect(supervisor.pid('svc')).not.toBe(first);
     expect(rec.notes).toContainEqual(
       expect.stringContaining('svc exited unexpectedly (signal SIGKILL): crash 1 in a row'),
@@ -216,7 +209,7 @@ describe('Supervisor', () => {
     const stubborn = `process.on('SIGTERM', () => console.log('ignoring')); console.log('up'); setInterval(() => {}, 1000);`;
     const supervisor = new Supervisor([script('stubborn', stubborn)], rec.hooks, FAST_POLICY);
     supervisor.start();
-    await eventually(() => rec.lines.some((l) => l.text === 'up'));
+    await pollUntil(() => rec.lines.some((l) => l.text === 'up'));
     const started = Date.now();
     await supervisor.stop([], 300);
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);
@@ -235,7 +228,7 @@ describe('Supervisor', () => {
       FAST_POLICY,
     );
     supervisor.start();
-    await eventually(() => rec.lines.filter((l) => l.text.startsWith('up ')).length === 2);
+    await pollUntil(() => rec.lines.filter((l) => l.text.startsWith('up ')).length === 2);
     supervisor.killAll();
     await supervisor.exited();
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BalanceResponse, ListCapabilitiesResponse, usdFromMicros, WhoAmIResponse } from '@svc/contracts';
 import { readRuntimeInfo, runtimeInfoPath, SERVICE_NAMES, tcpAnswers } from '@svc/devstack';
-import { createTestDatabase, type TestDatabase, testRedisUrl } from '@svc/testkit';
+import { createTestDatabase, pollUntil, type TestDatabase, testRedisUrl } from '@svc/testkit';
 import { DEV_BALANCE_MICROS, DEV_CLIENT_NAME, devKeyPath, readDevKey } from '../src/dev-key';
 import { healthPortVariable } from '../src/env';
 import { isExecutableFile } from '../src/worker-runtimes';
@@ -18,7 +18,6 @@ import {
   launcherLine,
   parentPid,
   showingOutput,
-  sleep,
 } from './support/launcher-run';
 
 // The README's first command, end to end: `pnpm start` from the workspace root, run the way a
@@ -80,8 +79,7 @@ async function expectCleanStop(run: LauncherRun): Promise<void> {
   expect(output).not.toMatch(/^launcher +\| error: /m);
   expect(fs.existsSync(runtimeInfoPath(dataDir))).toBe(false);
   // pnpm and the launcher are gone (a process left in the group would be an orphan of ours).
-  const deadline = Date.now() + 2_000;
-  while (groupAlive(run.pgid) && Date.now() < deadline) await sleep(50);
+  await pollUntil(() => !groupAlive(run.pgid), { what: 'the process group to be gone', timeoutMs: 2_000 });
   expect(groupAlive(run.pgid)).toBe(false);
   // The services run in their own groups: nothing may listen on their ports any more.
   const listening = [];

@@ -2,13 +2,13 @@ import { AppError, formatZodError, InternalError, ServiceUnavailableError } from
 import type { Job, QueueEvents } from 'bullmq';
 import type { z } from 'zod';
 import { type Bus, busInternals } from '../bus';
-import { type RpcCatalog, type RpcService, rpcCatalog } from '../catalog/rpc';
+import { type BusCatalog, catalogEntry, type RpcMethods, type RpcServiceOf } from '../catalog';
 import { rpcQueueName } from '../names';
 import { safeParseWith } from '../schema';
 import { sealingContext } from '../sealing';
 import { decodeReply } from './envelope';
 import { RPC_JOB_OPTIONS } from './job-options';
-import type { MethodName, RpcJobData, RpcMethods } from './types';
+import type { MethodName, RpcJobData } from './types';
 
 /** ms: timer rounding tolerated when telling a timeout from another failure of the wait. */
 const TIMER_SLACK_MS = 5;
@@ -38,12 +38,18 @@ export interface RpcClient<Methods extends RpcMethods> {
  * service, one Queue (on the bus producer connection) and one QueueEvents: creating either per
  * call would add connections and round trips to every request.
  */
-export function createRpcClient<S extends RpcService>(
-  bus: Bus,
+export function createRpcClient<C extends BusCatalog, S extends RpcServiceOf<C>>(
+  bus: Bus<C>,
   service: S,
   options: RpcClientOptions,
-): RpcClient<RpcCatalog[S]> {
-  return createClient<RpcCatalog[S]>(bus, service, rpcCatalog[service], options);
+): RpcClient<C['rpc'][S]> {
+  if (!Object.hasOwn(bus.catalog.rpc, service)) throw new TypeError(`unknown RPC service ${service}`);
+  return createClient<C['rpc'][S]>(
+    bus,
+    service,
+    catalogEntry<C['rpc'], S>(bus.catalog.rpc, service),
+    options,
+  );
 }
 
 function createClient<Methods extends RpcMethods>(

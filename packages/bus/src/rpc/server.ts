@@ -10,12 +10,18 @@ import type { Logger } from '@svc/log';
 import { type Job, Worker } from 'bullmq';
 import { z } from 'zod';
 import { type Bus, busInternals, type ConsumerHandle } from '../bus';
-import { type RpcCatalog, type RpcService, rpcCatalog } from '../catalog/rpc';
+import {
+  type BusCatalog,
+  catalogEntry,
+  type PingAnswer,
+  type RpcMethods,
+  type RpcServiceOf,
+} from '../catalog';
 import { rpcQueueName } from '../names';
 import { safeParseWith } from '../schema';
 import { type SealedValue, sealingContext } from '../sealing';
 import { errorReply, okReply, type RpcReply } from './envelope';
-import type { HandledMethodName, RpcContext, RpcHandlers, RpcMethods } from './types';
+import type { HandledMethodName, RpcContext, RpcHandlers } from './types';
 
 export interface ServeRpcOptions {
   /** Jobs handled at once by this process. Default 32: handlers are I/O-bound (database, Redis). */
@@ -26,8 +32,11 @@ export interface ServeRpcOptions {
 
 export type RpcServer = ConsumerHandle;
 
-/** The handlers a service passes to `serveRpc`: one per catalog method except `ping`. */
-export type ServiceHandlers<S extends RpcService> = RpcHandlers<RpcCatalog[S]>;
+/**
+ * The handlers a service passes to `serveRpc`: one per catalog method except `ping`
+ * (e.g. `ServiceHandlers<MessageCatalog, 'wallet'>`).
+ */
+export type ServiceHandlers<C extends BusCatalog, S extends RpcServiceOf<C>> = RpcHandlers<C['rpc'][S]>;
 
 const DEFAULT_CONCURRENCY = 32;
 const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
@@ -44,13 +53,21 @@ const startedAt = Date.now();
  * "internal error" (logged here, hidden from the caller). Requests past their deadline are dropped
  * unrun: their caller has answered 503 already.
  */
-export function serveRpc<S extends RpcService>(
-  bus: Bus,
+export function serveRpc<C extends BusCatalog, S extends RpcServiceOf<C>>(
+  bus: Bus<C>,
   service: S,
-  handlers: ServiceHandlers<S>,
+  // NoInfer: the catalog is inferred from `bus` alone, so inline handlers' literals keep their types.
+  handlers: NoInfer<ServiceHandlers<C, S>>,
   options: ServeRpcOptions = {},
 ): RpcServer {
-  return serve<RpcCatalog[S]>(bus, service, rpcCatalog[service], handlers, options);
+  if (!Object.hasOwn(bus.catalog.rpc, service)) throw new TypeError(`unknown RPC service ${service}`);
+  return serve<C['rpc'][S]>(
+    bus,
+    service,
+    catalogEntry<C['rpc'], S>(bus.catalog.rpc, service),
+    handlers,
+    options,
+  );
 }
 
 function serve<Methods extends RpcMethods>(
@@ -93,7 +110,8 @@ function serve<Methods extends RpcMethods>(
       return errorReply(new ServiceUnavailableError('request expired before it was processed'));
     }
     if (job.name === 'ping') {
-      return okReply({ service, pid: process.pid, uptime_s: (Date.now() - startedAt) / 1000 });
+      const pong: PingAnswer = { service, pid: process.pid, uptime_s: (Date.now() - startedAt) / 1000 };
+      return okReply(pong);
     }
     if (!isHandled(job.name))
       return errorReply(new BadRequestError(`unknown RPC method ${service}.${job.name}`));

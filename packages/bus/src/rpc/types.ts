@@ -1,8 +1,5 @@
 import type { z } from 'zod';
-import type { RpcMethod } from '../catalog/rpc';
-
-/** The methods of one service (one entry of `rpcCatalog`). */
-export type RpcMethods = Record<string, RpcMethod>;
+import type { RpcMethod, RpcMethods } from '../catalog';
 
 export type MethodName<Methods extends RpcMethods> = keyof Methods & string;
 

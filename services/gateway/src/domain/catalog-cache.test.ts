@@ -1,5 +1,5 @@
+import { SingleFlightCache } from '@svc/service-kit';
 import { CatalogCache, type CatalogQuery, searchCacheKey } from './catalog-cache';
-import { SingleFlightCache } from './single-flight-cache';
 
 class NotFound extends Error {}
 class Unavailable extends Error {}

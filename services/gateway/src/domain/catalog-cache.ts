@@ -1,4 +1,4 @@
-import { SingleFlightCache } from './single-flight-cache';
+import { SingleFlightCache } from '@svc/service-kit';
 
 /**
  * The gateway's read-through cache of the registry's answers (search and describe).

@@ -1,5 +1,4 @@
-import type { RpcRequest, RpcResponse } from '@svc/bus';
-import type { Quote, RunReceiptResponse, RunRecord } from '@svc/contracts';
+import type { Quote, RpcRequest, RpcResponse, RunReceiptResponse, RunRecord } from '@svc/contracts';
 
 /** What the gateway sends to start a crt run (`orchestrator.startCrtRun`): input already parsed. */
 export type StartCrtRun = RpcRequest<'orchestrator', 'startCrtRun'>;

@@ -1,5 +1,4 @@
-import type { RpcRequest, RpcResponse } from '@svc/bus';
-import type { UploadRecord } from '@svc/contracts';
+import type { RpcRequest, RpcResponse, UploadRecord } from '@svc/contracts';
 
 /** `uploads.createSession`: the file to upload, for which capability, and whose session it is. */
 export type CreateUploadSession = RpcRequest<'uploads', 'createSession'>;

@@ -5,7 +5,6 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { API_VERSION } from '@svc/contracts';
 import type { Logger } from '@svc/log';
 import { Router } from 'express';
-import type { RouteKit } from '../app';
 import { authOf } from '../locals';
 import { createRequireAuth, type KeyVerifier } from '../middleware/auth';
 import { defineRoute } from '../middleware/method-not-allowed';
@@ -13,6 +12,7 @@ import { noStore } from '../middleware/no-store';
 import { mcpMessageBudget } from '../rate-limit/classify';
 import { ADMIT_ALL, admitMcpMessages, type McpAdmission } from '../rate-limit/mcp-admission';
 import type { GatewayRateLimiter } from '../rate-limit/rate-limiter';
+import type { RouteKit } from '../route-kit';
 import { isJsonBody, readJsonRpcBody, wantsStream } from './json-rpc-body';
 import { type McpOriginPolicy, mcpOriginGuard } from './origin-guard';
 import { type McpServices, ToolCallRequest, type ToolContext } from './tool-kit';

@@ -19,8 +19,7 @@ import type { UploadsService } from '../domain/uploads-service';
 import type { AuthContext } from '../locals';
 import { insufficientScopeMessage } from '../middleware/auth';
 import { parseRequest } from '../middleware/validate';
-import type { WalletReader } from '../routes/account';
-import type { CatalogReader } from '../routes/capabilities';
+import type { CatalogReader, WalletReader } from '../ports';
 
 /** The services the tools call: the same objects the REST routes get (decisions M4: no logic of their own). */
 export interface McpServices {

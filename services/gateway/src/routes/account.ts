@@ -1,32 +1,11 @@
-import type { RpcRequest } from '@svc/bus';
-import {
-  type BalanceResponse,
-  SpendDiagnosticsQuery,
-  type SpendDiagnosticsResponse,
-  UsageStatementQuery,
-  type UsageStatementResponse,
-  type WhoAmIResponse,
-} from '@svc/contracts';
+import { SpendDiagnosticsQuery, UsageStatementQuery, type WhoAmIResponse } from '@svc/contracts';
 import { Router } from 'express';
 import { authOf } from '../locals';
 import type { createRequireAuth } from '../middleware/auth';
 import { defineRoute } from '../middleware/method-not-allowed';
 import { noStore } from '../middleware/no-store';
 import { parseRequest } from '../middleware/validate';
-
-/** `wallet.usageStatement`: the parsed query plus whose statement it is. */
-export type UsageStatementRequest = RpcRequest<'wallet', 'usageStatement'>;
-
-/**
- * The wallet as the routes see it (main.ts adapts the `wallet` RPC client). Errors pass through:
- * 422 for a period the wallet refuses (`from` not before `to`, longer than USAGE_MAX_SPAN_MS), 503
- * when it does not answer.
- */
-export interface WalletReader {
-  balance(clientId: string): Promise<BalanceResponse>;
-  usageStatement(request: UsageStatementRequest): Promise<UsageStatementResponse>;
-  spendDiagnostics(clientId: string): Promise<SpendDiagnosticsResponse>;
-}
+import type { WalletReader } from '../ports';
 
 /**
  * Account endpoints (spec §4.12-§4.14; whoami is ours). Mounted at /api/account. Money is private

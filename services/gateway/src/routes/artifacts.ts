@@ -1,7 +1,6 @@
 import { pipeline } from 'node:stream';
 import { ArtifactDownloadQuery, ArtifactIdParams, RunIdParams } from '@svc/contracts';
 import { type Request, Router } from 'express';
-import type { RouteKit } from '../app';
 import { artifactManifest } from '../domain/artifact-manifest';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
 import type { UploadsService } from '../domain/uploads-service';
@@ -9,6 +8,7 @@ import { authOf, type GatewayResponse } from '../locals';
 import { defineRoute } from '../middleware/method-not-allowed';
 import { noStore } from '../middleware/no-store';
 import { parseRequest } from '../middleware/validate';
+import type { RouteKit } from '../route-kit';
 import { clientGoneSignal } from './client-gone';
 import {
   ClientGoneError,

@@ -1,22 +1,10 @@
-import {
-  CapabilitySlugParams,
-  type DescribeCapabilityResponse,
-  ListCapabilitiesQuery,
-  type ListCapabilitiesResponse,
-} from '@svc/contracts';
+import { CapabilitySlugParams, ListCapabilitiesQuery } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
 import { Router } from 'express';
 import type { GatewayResponse } from '../locals';
 import { defineRoute } from '../middleware/method-not-allowed';
 import { parseRequest } from '../middleware/validate';
-
-/** The catalog as the routes see it: the cache in front of the registry's RPC (catalog-cache.ts). */
-export interface CatalogReader {
-  search(query: ListCapabilitiesQuery): Promise<ListCapabilitiesResponse>;
-  describe(slug: string): Promise<DescribeCapabilityResponse>;
-  /** s: how long clients may reuse an answer (never longer than the gateway keeps it). */
-  readonly maxAgeSeconds: number;
-}
+import type { CatalogReader } from '../ports';
 
 function setCacheControl(res: GatewayResponse, maxAgeSeconds: number): void {
   // Public: list and describe are the same for every caller and need no key (spec §4.1, §4.2).

@@ -1,12 +1,12 @@
 import { RunIdParams } from '@svc/contracts';
 import { Router } from 'express';
-import type { RouteKit } from '../app';
 import { cancelAnswer, runStatusBody, sendAnswer } from '../domain/run-answers';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
 import { authOf } from '../locals';
 import { defineRoute } from '../middleware/method-not-allowed';
 import { noStore } from '../middleware/no-store';
 import { parseRequest } from '../middleware/validate';
+import type { RouteKit } from '../route-kit';
 
 /**
  * Run status, cancel and receipt: spec §4.8, §4.10, §4.11. Mounted at /api/capability-runs. A

@@ -1,6 +1,5 @@
 import { CrtRunHeaders, CrtRunRequest } from '@svc/contracts';
 import { Router } from 'express';
-import type { RouteKit } from '../app';
 import { runCrt } from '../domain/crt-run';
 import { crtRunAnswer } from '../domain/crt-run-answer';
 import { sendAnswer } from '../domain/run-answers';
@@ -10,6 +9,7 @@ import { authOf } from '../locals';
 import { defineRoute } from '../middleware/method-not-allowed';
 import { noStore } from '../middleware/no-store';
 import { objectBody, parseRequest } from '../middleware/validate';
+import type { RouteKit } from '../route-kit';
 import { clientGoneSignal } from './client-gone';
 
 export interface CrtRunRouteOptions {

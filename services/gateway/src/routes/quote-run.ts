@@ -1,6 +1,5 @@
 import { CapabilitySlugParams, QuoteRequest, RunHeaders, RunRequest } from '@svc/contracts';
 import { Router } from 'express';
-import type { RouteKit } from '../app';
 import { quoteCapability, startCapabilityRun } from '../domain/capability-runs';
 import { runStartAnswer, sendAnswer } from '../domain/run-answers';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
@@ -8,6 +7,7 @@ import { authOf } from '../locals';
 import { defineRoute } from '../middleware/method-not-allowed';
 import { noStore } from '../middleware/no-store';
 import { objectBody, parseRequest } from '../middleware/validate';
+import type { RouteKit } from '../route-kit';
 
 /**
  * Quote and run of any capability, spec §4.3 and §4.4 (design "Flow: Quote" and "Flow: Run" step

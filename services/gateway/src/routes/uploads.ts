@@ -1,6 +1,5 @@
 import { CapabilitySlugParams, UploadIdParams, UploadResponse, UploadSessionRequest } from '@svc/contracts';
 import { type Request, Router } from 'express';
-import type { RouteKit } from '../app';
 import { checkedBody } from '../domain/contract-body';
 import { createUploadSession, uploadPath } from '../domain/upload-session';
 import type { UploadsService } from '../domain/uploads-service';
@@ -8,6 +7,7 @@ import { authOf, type GatewayResponse } from '../locals';
 import { defineRoute } from '../middleware/method-not-allowed';
 import { noStore } from '../middleware/no-store';
 import { objectBody, parseRequest } from '../middleware/validate';
+import type { RouteKit } from '../route-kit';
 import { clientGoneSignal } from './client-gone';
 import {
   ClientGoneError,

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
 import { DescribeCapabilityResponse, ErrorResponse, QuoteResponse } from '@svc/contracts';
-import { createPrismaClient, type PrismaClient } from '@svc/db';
-import { startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
+import { SHARED_STACK_BEFORE_ALL_MS, type TestApiKey } from '@svc/testkit';
 import { PDFDocument } from 'pdf-lib';
 import { postQuote, postRun } from '../quote-first/support';
+import { type SharedPlatform, sharedPlatform } from '../support/shared-platform';
 import { FILE_SCOPES, uploadOk } from './support';
 
 /**
@@ -46,23 +46,16 @@ async function blankPdf(pages: number): Promise<Buffer> {
 }
 
 describe('every enforced limit is in describe and checked at quote time (spec §2.1)', () => {
-  let files: { stack: TestStack; prisma: PrismaClient };
+  let files: SharedPlatform;
   let key: TestApiKey;
 
   beforeAll(async () => {
-    // The platform as child processes (as the file suites start it), with a generous start-up time.
-    const stack = await startTestStack({
-      services: ['registry', 'wallet', 'orchestrator', 'uploads', 'worker', 'gateway'],
-      env: { WORKER_RUNTIMES: 'node' },
-      startTimeoutMs: 120_000,
-    });
-    files = { stack, prisma: createPrismaClient(stack.databaseUrl) };
+    // The jest run's shared platform (node-only worker, as the file suites run it); the counts
+    // below are of this suite's own client.
+    files = await sharedPlatform();
     key = await files.stack.createApiKey({ scopes: FILE_SCOPES, clientName: 'limits', balanceUsd: '100' });
-  }, 300_000);
-  afterAll(async () => {
-    await files?.prisma.$disconnect();
-    await files?.stack.close();
-  });
+  }, SHARED_STACK_BEFORE_ALL_MS);
+  afterAll(() => files?.close());
 
   const describeOf = async (slug: string) => {
     const answer = await files.stack.fetch(`/api/capabilities/${slug}`);

@@ -1,6 +1,7 @@
 import { ErrorResponse } from '@svc/contracts';
-import { startS3rver, type TestApiKey } from '@svc/testkit';
+import { SHARED_STACK_BEFORE_ALL_MS, startS3rver, type TestApiKey } from '@svc/testkit';
 import sharp from 'sharp';
+import { sharedPlatform } from '../support/shared-platform';
 import { makeCsv, makeImage, makePdf } from './sample-files';
 import {
   artifactsOk,
@@ -30,19 +31,20 @@ describe.each(ADAPTERS)('file flow on the $name storage adapter', (adapter) => {
   let closeS3: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    let env: Record<string, string> = {};
     if (adapter.name === 's3') {
+      // S3 storage is a configuration of its own: a private platform on s3rver.
       const s3 = await startS3rver();
       closeS3 = s3.close;
-      env = s3.env;
+      files = await startFilesStack(s3.env);
+    } else {
+      files = await sharedPlatform(); // the jest run's platform stores on fs
     }
-    files = await startFilesStack(env);
     key = await files.stack.createApiKey({
       scopes: FILE_SCOPES,
       clientName: `files-${adapter.name}`,
       balanceUsd: '10',
     });
-  }, 120_000);
+  }, SHARED_STACK_BEFORE_ALL_MS);
   afterAll(async () => {
     await files?.close();
     await closeS3?.();

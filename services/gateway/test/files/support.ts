@@ -7,7 +7,7 @@ import {
   UploadSessionResponse,
 } from '@svc/contracts';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
-import { type FetchResult, startTestStack, type TestStack } from '@svc/testkit';
+import { type FetchResult, type StackApi, startTestStack } from '@svc/testkit';
 import { quoteAndRun, waitForRun } from '../quote-first/support';
 
 /**
@@ -16,7 +16,7 @@ import { quoteAndRun, waitForRun } from '../quote-first/support';
  * database, bus prefix and object store (fs by default; `env` may switch it to S3 on s3rver).
  */
 export interface FilesStack {
-  stack: TestStack;
+  stack: StackApi;
   prisma: PrismaClient;
   close(): Promise<void>;
 }
@@ -25,6 +25,8 @@ export async function startFilesStack(env: Record<string, string> = {}): Promise
   const stack = await startTestStack({
     services: ['registry', 'wallet', 'orchestrator', 'uploads', 'worker', 'gateway'],
     env: { WORKER_RUNTIMES: 'node', ...env },
+    // ms: six tsx processes compiling at once on a busy 2-core machine can take over a minute.
+    startTimeoutMs: 120_000,
   });
   const prisma = createPrismaClient(stack.databaseUrl);
   return {
@@ -51,7 +53,7 @@ export interface FileSpec {
 }
 
 export function postSession(
-  stack: TestStack,
+  stack: StackApi,
   apiKey: string,
   slug: string,
   input: FileSpec,
@@ -65,7 +67,7 @@ export function postSession(
 
 /** Creates a session for `bytes` and expects 201; the parsed session. */
 export async function sessionOk(
-  stack: TestStack,
+  stack: StackApi,
   apiKey: string,
   slug: string,
   file: { filename: string; content_type: string },
@@ -86,7 +88,7 @@ export interface PutOptions {
 
 /** PUT of raw bytes to the session's upload URL with its token. */
 export async function putBytes(
-  stack: TestStack,
+  stack: StackApi,
   session: UploadSessionResponse,
   body: Uint8Array,
   options: PutOptions = {},
@@ -103,7 +105,7 @@ export async function putBytes(
 
 /** Session + PUT, expecting 200; the stored upload. */
 export async function uploadOk(
-  stack: TestStack,
+  stack: StackApi,
   apiKey: string,
   slug: string,
   file: { filename: string; content_type: string },
@@ -120,7 +122,7 @@ export async function uploadOk(
  * is final; throws unless it completed. The quote and the completed run.
  */
 export async function runToCompletion(
-  stack: TestStack,
+  stack: StackApi,
   apiKey: string,
   slug: string,
   input: Record<string, unknown>,
@@ -140,7 +142,7 @@ export async function runToCompletion(
 }
 
 export async function artifactsOk(
-  stack: TestStack,
+  stack: StackApi,
   apiKey: string,
   runId: string,
 ): Promise<ArtifactManifestResponse> {

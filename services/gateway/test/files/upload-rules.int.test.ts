@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorResponse, UploadResponse, type UploadSessionResponse } from '@svc/contracts';
-import { sleep, type TestApiKey } from '@svc/testkit';
+import { pollUntil, sleep, type TestApiKey } from '@svc/testkit';
 import { postQuote } from '../quote-first/support';
 import { makeCsv, makeImage, makePdf } from './sample-files';
 import {
@@ -222,9 +222,10 @@ describe('upload sessions, PUT, quote and download links: the rules', () => {
       const late = await putBytes(files.stack, created, pdf);
       expect(late.status).toBe(409);
       expect(errorOf(late.json)).toMatch(/expired/);
-      const until = Date.now() + 10_000;
-      while ((await getUpload(created.upload_id)).status !== 'expired' && Date.now() < until)
-        await sleep(250);
+      await pollUntil(async () => (await getUpload(created.upload_id)).status === 'expired', {
+        what: 'the session marked expired',
+        intervalMs: 250,
+      });
       expect((await getUpload(created.upload_id)).status).toBe('expired');
     }, 30_000);
   });
@@ -260,8 +261,11 @@ describe('upload sessions, PUT, quote and download links: the rules', () => {
       expect((await putBytes(files.stack, created, pdf)).status).toBe(200);
       const objectPath = join(files.stack.storageDir, 'uploads', created.upload_id);
       expect(existsSync(objectPath)).toBe(true);
-      const until = Date.now() + TTL_MS + 10_000;
-      while (existsSync(objectPath) && Date.now() < until) await sleep(250);
+      await pollUntil(() => !existsSync(objectPath), {
+        what: 'the unused upload deleted',
+        timeoutMs: TTL_MS + 10_000,
+        intervalMs: 250,
+      });
       expect(existsSync(objectPath)).toBe(false);
       expect((await getUpload(created.upload_id)).status).toBe('expired');
       const quote = await postQuote(files.stack, key.apiKey, 'pdf-extract-text', {

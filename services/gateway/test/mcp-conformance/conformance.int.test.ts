@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { findWorkspaceRoot } from '@svc/devstack';
-import { startTestStack, type TestStack } from '@svc/testkit';
+import { SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from '@svc/testkit';
 import { z } from 'zod';
 import { type AuthProxy, startAuthProxy } from './auth-proxy';
 
@@ -32,16 +32,16 @@ describe('MCP conformance (server scenarios that apply)', () => {
   const suiteDir = join(root, 'tools', 'mcp-conformance', 'node_modules');
   const node22 = join(suiteDir, 'node', 'bin', 'node');
   const conformance = join(suiteDir, '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
-  let stack: TestStack;
+  let stack: SharedTestStack;
   let proxy: AuthProxy;
   let outDir: string;
 
   beforeAll(async () => {
-    stack = await startTestStack({ services: ['registry', 'gateway'] });
+    stack = await sharedTestStack(); // the jest run's platform: this suite only calls /mcp
     const key = await stack.createApiKey({ scopes: ['capabilities:read'], clientName: 'conformance' });
     proxy = await startAuthProxy(stack.gatewayUrl, key.apiKey);
     outDir = await mkdtemp(join(tmpdir(), 'mcp-conformance-'));
-  }, 120_000);
+  }, SHARED_STACK_BEFORE_ALL_MS);
   afterAll(async () => {
     await proxy?.close();
     await stack?.close();

@@ -1,7 +1,8 @@
 import { request } from 'node:http';
 import { InternalError } from '@svc/errors';
+import { pollUntil } from '@svc/testkit';
 import { type AppHarness, BROKEN_STORE_KEY, startAppHarness } from '../support/app-harness';
-import { bodyOf, eventually, rawRequest } from '../support/raw-http';
+import { bodyOf, rawRequest } from '../support/raw-http';
 import { rawMcpPost } from './mcp-client';
 
 /** The JSON-RPC messages of an answer: the `data:` lines of an SSE stream, or a JSON body. */
@@ -358,7 +359,7 @@ describe('MCP svc_tool_run when the client goes away, and what the gateway logs 
       abort.abort();
       await reader.cancel().catch(() => undefined);
       // Released long before MCP_RUN_WAIT_MS (10 s), and the run is no longer polled.
-      await eventually(() => app.waiter.size === 0, 'the wait to stop');
+      await pollUntil(() => app.waiter.size === 0, { what: 'the wait to stop' });
       const polls = app.orchestrator.getRunCalls;
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(app.orchestrator.getRunCalls).toBe(polls);

@@ -7,8 +7,8 @@ import {
   RunStartResponse,
   RunStatusResponse,
 } from '@svc/contracts';
-import type { TestApiKey } from '@svc/testkit';
-import { type QuoteFirstStack, startQuoteFirstStack } from '../quote-first/support';
+import { pollUntil, SHARED_STACK_BEFORE_ALL_MS, type TestApiKey } from '@svc/testkit';
+import { type SharedPlatform, sharedPlatform } from '../support/shared-platform';
 import { callTool, connectMcp, firstText, rawMcpPost, TOOL_NAMES } from './mcp-client';
 
 // The MCP endpoint against the whole platform (real processes, PostgreSQL, Redis, fake CT providers
@@ -20,7 +20,7 @@ jest.setTimeout(120_000);
 const ALL = ['capabilities:read', 'capabilities:quote', 'capabilities:run', 'billing:read'];
 const PII_TEXT = 'Mail jane.doe@example.com or call +44 20 7946 0958.';
 
-let qf: QuoteFirstStack;
+let qf: SharedPlatform;
 let payer: TestApiKey;
 let reader: TestApiKey;
 const clients: Client[] = [];
@@ -32,10 +32,10 @@ async function connect(key: TestApiKey): Promise<Client> {
 }
 
 beforeAll(async () => {
-  qf = await startQuoteFirstStack();
+  qf = await sharedPlatform(); // the jest run's platform; this suite's own clients
   payer = await qf.stack.createApiKey({ scopes: ALL, balanceUsd: '5' });
   reader = await qf.stack.createApiKey({ scopes: ['capabilities:read'] });
-}, 120_000);
+}, SHARED_STACK_BEFORE_ALL_MS);
 
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
@@ -73,13 +73,21 @@ it('quotes and runs pii-redact (paid) through tools, and the run completes and i
 
   let status = started.status;
   let last: RunStatusResponse | undefined;
-  for (const until = Date.now() + 30_000; status !== 'completed' && Date.now() < until; ) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    last = RunStatusResponse.parse(
-      (await callTool(client, 'svc_tool_status', { run_id: started.run_id })).structuredContent,
-    );
-    status = last.status;
-  }
+  await pollUntil(
+    async () => {
+      last = RunStatusResponse.parse(
+        (await callTool(client, 'svc_tool_status', { run_id: started.run_id })).structuredContent,
+      );
+      status = last.status;
+      return status === 'completed';
+    },
+    {
+      what: `run ${started.run_id} to complete`,
+      timeoutMs: 30_000,
+      intervalMs: 200,
+      detail: () => `last status: ${status}`,
+    },
+  );
   expect(status).toBe('completed');
   expect(JSON.stringify(last?.result)).not.toContain('jane.doe@example.com');
   const rest = await qf.stack.fetch(`/api/capability-runs/${started.run_id}`, { apiKey: payer.apiKey });

@@ -1,11 +1,14 @@
-import { HtmlToPdfResult, RunStatusResponse } from '@svc/contracts';
+import { HtmlToPdfResult } from '@svc/capabilities';
+import { RunStatusResponse } from '@svc/contracts';
 import type { TestApiKey } from '@svc/testkit';
 import {
   errorOf,
   getRun,
   postQuote,
+  postRun,
   type QuoteFirstStack,
   quoteAndRun,
+  setRunStatus,
   startQuoteFirstStack,
   waitForRun,
   waitForSettled,
@@ -169,4 +172,36 @@ it('refuses html-to-pdf input over the size limit before anything is held', asyn
   });
   expect(answer.status).toBe(422);
   expect(errorOf(answer)).toContain('input.html');
+});
+
+// Moved from quote-run.int.test.ts, which runs on the jest run's shared platform: this test changes
+// pii-redact's machine_run_status in the catalog, which every suite on a platform sees.
+describe('machine_run_status', () => {
+  it('treats runnable as supported and refuses unknown or missing values', async () => {
+    const payer = await qf.stack.createApiKey({ scopes: ALL, balanceUsd: '5' });
+    try {
+      await setRunStatus(qf, 'pii-redact', 'runnable');
+      const legacy = await quoteAndRun(qf.stack, payer.apiKey, 'pii-redact', { text: 'legacy mode' });
+      await waitForStatus(qf.stack, payer.apiKey, legacy.run_id, 'completed');
+
+      await setRunStatus(qf, 'pii-redact', 'experimental');
+      const unknown = await postQuote(qf.stack, payer.apiKey, 'pii-redact', { input: { text: 'x' } });
+      expect(unknown.status).toBe(409);
+      expect(errorOf(unknown)).toContain('"experimental"');
+
+      await setRunStatus(qf, 'pii-redact', '');
+      const missing = await postQuote(qf.stack, payer.apiKey, 'pii-redact', { input: { text: 'x' } });
+      expect(missing.status).toBe(409);
+      const missingRun = await postRun(
+        qf.stack,
+        payer.apiKey,
+        'pii-redact',
+        { input: { text: 'x' } },
+        { idempotencyKey: 'missing-mode-1' },
+      );
+      expect(missingRun.status).toBe(409);
+    } finally {
+      await setRunStatus(qf, 'pii-redact', 'supported');
+    }
+  });
 });

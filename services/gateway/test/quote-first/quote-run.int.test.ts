@@ -5,18 +5,16 @@ import {
   SpendDiagnosticsResponse,
   UsageStatementResponse,
 } from '@svc/contracts';
-import type { TestApiKey } from '@svc/testkit';
+import { SHARED_STACK_BEFORE_ALL_MS, type TestApiKey } from '@svc/testkit';
+import { type SharedPlatform, sharedPlatform } from '../support/shared-platform';
 import {
   errorOf,
   getReceipt,
   plainText,
   postQuote,
   postRun,
-  type QuoteFirstStack,
   quoteAndRun,
   quoteOk,
-  setRunStatus,
-  startQuoteFirstStack,
   waitForSettled,
   waitForStatus,
 } from './support';
@@ -30,15 +28,15 @@ const PII_TEXT = 'Mail jane.doe@example.com or call +44 20 7946 0958; card 4111 
 // Whole-platform flows with retries and worker restarts take longer than the default 60 s.
 jest.setTimeout(120_000);
 
-let qf: QuoteFirstStack;
+let qf: SharedPlatform;
 let payer: TestApiKey;
 let other: TestApiKey;
 
 beforeAll(async () => {
-  qf = await startQuoteFirstStack();
+  qf = await sharedPlatform(); // the jest run's platform; this suite's own clients
   payer = await qf.stack.createApiKey({ scopes: ALL, balanceUsd: '5' });
   other = await qf.stack.createApiKey({ scopes: ALL, balanceUsd: '5' });
-}, 120_000);
+}, SHARED_STACK_BEFORE_ALL_MS);
 
 afterAll(async () => {
   await qf?.close();
@@ -371,33 +369,6 @@ describe('execution modes', () => {
     });
     expect(started.run.attempts).toBe(0);
     expect(started.run.started_at).toBe(started.run.finished_at);
-  });
-
-  it('treats runnable as supported and refuses unknown or missing values', async () => {
-    try {
-      await setRunStatus(qf, 'pii-redact', 'runnable');
-      const legacy = await quoteAndRun(qf.stack, payer.apiKey, 'pii-redact', { text: 'legacy mode' });
-      await waitForStatus(qf.stack, payer.apiKey, legacy.run_id, 'completed');
-
-      await setRunStatus(qf, 'pii-redact', 'experimental');
-      const unknown = await postQuote(qf.stack, payer.apiKey, 'pii-redact', { input: { text: 'x' } });
-      expect(unknown.status).toBe(409);
-      expect(errorOf(unknown)).toContain('"experimental"');
-
-      await setRunStatus(qf, 'pii-redact', '');
-      const missing = await postQuote(qf.stack, payer.apiKey, 'pii-redact', { input: { text: 'x' } });
-      expect(missing.status).toBe(409);
-      const missingRun = await postRun(
-        qf.stack,
-        payer.apiKey,
-        'pii-redact',
-        { input: { text: 'x' } },
-        { idempotencyKey: 'missing-mode-1' },
-      );
-      expect(missingRun.status).toBe(409);
-    } finally {
-      await setRunStatus(qf, 'pii-redact', 'supported');
-    }
   });
 });
 

@@ -1,13 +1,7 @@
 import { BalanceResponse, type Quote, UsageStatementResponse } from '@svc/contracts';
-import {
-  errorOf,
-  postRun,
-  type QuoteFirstStack,
-  quoteOk,
-  startQuoteFirstStack,
-  waitForSettled,
-  waitForStatus,
-} from './support';
+import { SHARED_STACK_BEFORE_ALL_MS } from '@svc/testkit';
+import { type SharedPlatform, sharedPlatform } from '../support/shared-platform';
+import { errorOf, postRun, quoteOk, waitForSettled, waitForStatus } from './support';
 
 // Issue 4: "50 concurrent runs against a cap that allows 10 must accept exactly 10, and the ledger
 // must add up afterwards" — over HTTP, against the real gateway, orchestrator, wallet and worker.
@@ -19,11 +13,11 @@ const PRICE_USD = '0.002'; // pii-redact: one started block of 1,000 characters
 // Whole-platform flows with retries and worker restarts take longer than the default 60 s.
 jest.setTimeout(120_000);
 
-let qf: QuoteFirstStack;
+let qf: SharedPlatform;
 
 beforeAll(async () => {
-  qf = await startQuoteFirstStack({ DATABASE_POOL_MAX: '12' });
-}, 120_000);
+  qf = await sharedPlatform(); // the jest run's platform; this suite's own clients
+}, SHARED_STACK_BEFORE_ALL_MS);
 
 afterAll(async () => {
   await qf?.close();

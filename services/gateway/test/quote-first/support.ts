@@ -1,5 +1,6 @@
 import { createBus, publishEvent } from '@svc/bus';
 import {
+  platformCatalog,
   QuoteResponse,
   RunReceiptResponse,
   RunStartResponse,
@@ -7,7 +8,7 @@ import {
   RunStatusResponse,
 } from '@svc/contracts';
 import { createLogger } from '@svc/log';
-import type { FetchResult, TestStack } from '@svc/testkit';
+import { type FetchResult, pollUntil, type StackApi } from '@svc/testkit';
 import { type CrtStack, startCrtStack } from '../support/crt-e2e';
 
 /**
@@ -17,6 +18,9 @@ import { type CrtStack, startCrtStack } from '../support/crt-e2e';
  * killed worker's job is picked up again within seconds.
  */
 export type QuoteFirstStack = CrtStack;
+
+// ms between two reads of a run or receipt while waiting for it.
+const POLL_INTERVAL_MS = 150;
 
 export function startQuoteFirstStack(env: Record<string, string> = {}): Promise<QuoteFirstStack> {
   return startCrtStack({
@@ -28,7 +32,7 @@ export function startQuoteFirstStack(env: Record<string, string> = {}): Promise<
 }
 
 export function postQuote(
-  stack: TestStack,
+  stack: StackApi,
   apiKey: string,
   slug: string,
   body: unknown,
@@ -41,7 +45,7 @@ export interface PostRunOptions {
 }
 
 export function postRun(
-  stack: TestStack,
+  stack: StackApi,
   apiKey: string,
   slug: string,
   body: unknown,
@@ -54,7 +58,7 @@ export function postRun(
 
 /** Quotes `input` and expects 200; the parsed quote. */
 export async function quoteOk(
-  stack: TestStack,
+  stack: StackApi,
   apiKey: string,
   slug: string,
   input: Record<string, unknown>,
@@ -66,7 +70,7 @@ export async function quoteOk(
 
 /** Quotes and runs `input` with a fresh key; expects 200/202; the parsed start response. */
 export async function quoteAndRun(
-  stack: TestStack,
+  stack: StackApi,
   apiKey: string,
   slug: string,
   input: Record<string, unknown>,
@@ -85,32 +89,38 @@ export async function quoteAndRun(
   return RunStartResponse.parse(answer.json);
 }
 
-export async function getRun(stack: TestStack, apiKey: string, runId: string): Promise<RunStatusResponse> {
+export async function getRun(stack: StackApi, apiKey: string, runId: string): Promise<RunStatusResponse> {
   const answer = await stack.fetch(`/api/capability-runs/${runId}`, { apiKey });
   if (answer.status !== 200) throw new Error(`run ${runId}: ${answer.status} ${answer.text}`);
   return RunStatusResponse.parse(answer.json);
 }
 
 /** Polls the run until `done(run)` holds; throws with the last record after `deadlineMs`. */
-export async function waitForRun(
-  stack: TestStack,
+export function waitForRun(
+  stack: StackApi,
   apiKey: string,
   runId: string,
   done: (run: RunStatusResponse) => boolean,
   deadlineMs = 30_000,
 ): Promise<RunStatusResponse> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const run = await getRun(stack, apiKey, runId);
-    if (done(run)) return run;
-    if (Date.now() > until) throw new Error(`run ${runId} still ${run.status}: ${run.status_message}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+  let last: RunStatusResponse | undefined;
+  return pollUntil(
+    async () => {
+      last = await getRun(stack, apiKey, runId);
+      return done(last) ? last : undefined;
+    },
+    {
+      what: `run ${runId}`,
+      timeoutMs: deadlineMs,
+      intervalMs: POLL_INTERVAL_MS,
+      detail: () => `still ${last?.status}: ${last?.status_message}`,
+    },
+  );
 }
 
 /** Polls until the run has the given status. */
 export function waitForStatus(
-  stack: TestStack,
+  stack: StackApi,
   apiKey: string,
   runId: string,
   status: RunState,
@@ -120,7 +130,7 @@ export function waitForStatus(
 }
 
 export async function getReceipt(
-  stack: TestStack,
+  stack: StackApi,
   apiKey: string,
   runId: string,
 ): Promise<RunReceiptResponse> {
@@ -130,19 +140,25 @@ export async function getReceipt(
 }
 
 /** Polls the receipt until the run's money is settled (capture or release written by the wallet). */
-export async function waitForSettled(
-  stack: TestStack,
+export function waitForSettled(
+  stack: StackApi,
   apiKey: string,
   runId: string,
   deadlineMs = 20_000,
 ): Promise<RunReceiptResponse> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const receipt = await getReceipt(stack, apiKey, runId);
-    if (receipt.ledger.settled) return receipt;
-    if (Date.now() > until) throw new Error(`run ${runId} not settled: ${JSON.stringify(receipt.ledger)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+  let last: RunReceiptResponse | undefined;
+  return pollUntil(
+    async () => {
+      last = await getReceipt(stack, apiKey, runId);
+      return last.ledger.settled ? last : undefined;
+    },
+    {
+      what: `run ${runId} to be settled`,
+      timeoutMs: deadlineMs,
+      intervalMs: POLL_INTERVAL_MS,
+      detail: () => `ledger: ${JSON.stringify(last?.ledger)}`,
+    },
+  );
 }
 
 /** The ErrorResponse message, after checking the body has exactly the spec's two keys. */
@@ -155,6 +171,7 @@ export { errorBody as errorOf } from '../support/crt-e2e';
 export async function setRunStatus(qf: QuoteFirstStack, slug: string, raw: string): Promise<void> {
   await qf.prisma.capability.update({ where: { slug }, data: { machineRunStatus: raw } });
   const bus = createBus({
+    catalog: platformCatalog,
     redisUrl: qf.stack.redisUrl,
     prefix: qf.stack.prefix,
     logger: createLogger({ service: 'test', level: 'silent' }),

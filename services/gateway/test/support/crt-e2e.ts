@@ -4,6 +4,8 @@ import {
   type FakeCtProviders,
   type FakeCtProvidersOptions,
   type FetchResult,
+  pollUntil,
+  type StackApi,
   startFakeCtProviders,
   startTestStack,
   type TestStack,
@@ -46,6 +48,8 @@ export async function startCrtStack(
         CRT_RUN_WAIT_MS: '10000',
         ...env,
       },
+      // ms: six tsx processes compiling at once on a busy 2-core machine can take over a minute.
+      startTimeoutMs: 120_000,
     });
   } catch (err) {
     await fake.close();
@@ -71,7 +75,7 @@ export interface PostCrtRunOptions {
 
 /** `POST /api/capabilities/crt/run` with `body` as JSON. */
 export function postCrtRun(
-  stack: TestStack,
+  stack: StackApi,
   body: unknown,
   options: PostCrtRunOptions = {},
 ): Promise<FetchResult> {
@@ -85,7 +89,7 @@ export function postCrtRun(
   });
 }
 
-export function getRun(stack: TestStack, apiKey: string, runId: string): Promise<FetchResult> {
+export function getRun(stack: StackApi, apiKey: string, runId: string): Promise<FetchResult> {
   return stack.fetch(`${RUN_STATUS_PATH}/${runId}`, { apiKey });
 }
 
@@ -117,22 +121,29 @@ export function runIdInMessage(message: string): string {
 }
 
 /**
- * Polls `GET /api/capability-runs/{id}` until the run reaches `status` (or `deadlineMs` passes,
- * then returns the last record): for runs that finish after the POST answered 202.
+ * Polls `GET /api/capability-runs/{id}` until the run reaches `status`; after `deadlineMs` fails
+ * with the last record: for runs that finish after the POST answered 202.
  */
-export async function pollRun(
-  stack: TestStack,
+export function pollRun(
+  stack: StackApi,
   apiKey: string,
   runId: string,
   status: string,
   deadlineMs = 30_000,
 ): Promise<RunStatusResponse> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const result = await getRun(stack, apiKey, runId);
-    expect(result.status).toBe(200);
-    const run = RunStatusResponse.parse(result.json);
-    if (run.status === status || Date.now() > until) return run;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  let last: RunStatusResponse | undefined;
+  return pollUntil(
+    async () => {
+      const result = await getRun(stack, apiKey, runId);
+      expect(result.status).toBe(200);
+      last = RunStatusResponse.parse(result.json);
+      return last.status === status ? last : undefined;
+    },
+    {
+      what: `run ${runId} to be ${status}`,
+      timeoutMs: deadlineMs,
+      intervalMs: 200,
+      detail: () => `last record: ${JSON.stringify(last)}`,
+    },
+  );
 }

@@ -1,6 +1,6 @@
 import type { SpendDiagnosticsResponse, UsageStatementResponse } from '@svc/contracts';
 import { type AppError, ServiceUnavailableError } from '@svc/errors';
-import type { UsageStatementRequest, WalletReader } from '../../src/routes/account';
+import type { UsageStatementRequest, WalletReader } from '../../src/ports';
 import { balanceAnswer } from './fixtures';
 
 /**

@@ -32,15 +32,6 @@ export async function bodyOf(response: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Waits (up to `ms`, default 2 s) for `condition`; fails with `what` otherwise. */
-export async function eventually(condition: () => boolean, what: string, ms = 2_000): Promise<void> {
-  for (let waited = 0; waited < ms; waited += 10) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`not within ${ms} ms: ${what}`);
-}
-
 /** `promise`, or a failure naming `what` after `ms` (default 2 s): a hang fails fast instead of at the jest timeout. */
 export async function within<T>(promise: Promise<T>, what: string, ms = 2_000): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -40,12 +40,3 @@ export async function errorOf(response: Response): Promise<string> {
 }
 
 export const uniqueKey = () => `key-${randomUUID()}`;
-
-/** Waits (up to 2 s) for a condition the app reaches asynchronously. */
-export async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; waited < 2_000; waited += 10) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not reached within 2 s');
-}

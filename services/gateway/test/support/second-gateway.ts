@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '@svc/devstack';
-import { sleep, type TestStack, testBusEncryptionKeyText } from '@svc/testkit';
+import { pollUntil, type TestStack, testBusEncryptionKeyText } from '@svc/testkit';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 // ms: a tsx process compiles its imports on start; on 2 busy cores that takes a while.
@@ -56,17 +56,19 @@ export async function startSecondGateway(
     await exited;
     clearTimeout(timer);
   };
-  for (const until = Date.now() + START_TIMEOUT_MS; Date.now() < until; ) {
-    if (child.exitCode !== null) break;
+  const ready = async (): Promise<boolean> => {
+    if (child.exitCode !== null) throw new Error('second gateway exited');
     try {
-      if ((await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1_000) })).status === 200) {
-        return { url, logs: () => chunks.join(''), stop };
-      }
+      return (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1_000) })).status === 200;
     } catch {
-      // not listening yet
+      return false; // not listening yet
     }
-    await sleep(200);
+  };
+  try {
+    await pollUntil(ready, { timeoutMs: START_TIMEOUT_MS, intervalMs: 200 });
+  } catch {
+    await stop();
+    throw new Error(`second gateway did not become ready:\n${chunks.join('').slice(-5_000)}`);
   }
-  await stop();
-  throw new Error(`second gateway did not become ready:\n${chunks.join('').slice(-5_000)}`);
+  return { url, logs: () => chunks.join(''), stop };
 }

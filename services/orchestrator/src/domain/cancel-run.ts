@@ -1,5 +1,4 @@
-import type { RpcResponseInput } from '@svc/bus';
-import { isTerminalRunState } from '@svc/contracts';
+import { isTerminalRunState, type RpcResponseInput } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import { ConflictError } from '@svc/errors';
 import type { Logger } from '@svc/log';

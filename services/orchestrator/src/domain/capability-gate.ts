@@ -1,16 +1,18 @@
-import { capabilityJobName } from '@svc/bus';
+import {
+  type Capability,
+  capabilityDefinition,
+  capabilityJobName,
+  type PricedFile,
+  unitsOf,
+} from '@svc/capabilities';
 import {
   actionableRunStatus,
   blockedModeMessage,
-  type CapabilityDefinition,
   type CapabilityRecord,
   type ComputedPrice,
-  capabilityDefinition,
   computePrice,
   type EffectiveRunStatus,
   effectiveRunStatus,
-  type PricedFile,
-  unitsOf,
 } from '@svc/contracts';
 import { ConflictError, formatZodError, ValidationError } from '@svc/errors';
 import { hasPlanBuilder } from './plan-builders';
@@ -45,7 +47,7 @@ export function noHandler(slug: string): ConflictError {
 }
 
 /** The capability's definition (input schema, priced units); 409 when this build has none. */
-export function definitionOf(slug: string): CapabilityDefinition {
+export function definitionOf(slug: string): Capability {
   const definition = capabilityDefinition(slug);
   if (definition === undefined) throw noHandler(slug);
   return definition;
@@ -61,7 +63,7 @@ export function assertHandled(slug: string, status: RunnableStatus): void {
 }
 
 /** `input` parsed with the capability's schema (defaults applied); 422 `input.<field>: …` otherwise. */
-function parseInput(definition: CapabilityDefinition, input: unknown): Record<string, unknown> {
+function parseInput(definition: Capability, input: unknown): Record<string, unknown> {
   const parsed = definition.input.safeParse(input);
   if (!parsed.success) throw new ValidationError(formatZodError(parsed.error, 'input'));
   return parsed.data;
@@ -74,7 +76,7 @@ function parseInput(definition: CapabilityDefinition, input: unknown): Record<st
  */
 export function priceOf(
   record: Pick<CapabilityRecord, 'pricing'>,
-  definition: CapabilityDefinition,
+  definition: Capability,
   input: Record<string, unknown>,
   files: readonly PricedFile[] = [],
 ): ComputedPrice {
@@ -87,7 +89,7 @@ export function priceOf(
  */
 export interface ResolvedCapability {
   record: CapabilityRecord;
-  definition: CapabilityDefinition;
+  definition: Capability;
   /** executionStatusOf(record): may still be describe_only (assertRunnable decides when to refuse). */
   status: EffectiveRunStatus;
   input: Record<string, unknown>;

@@ -1,11 +1,10 @@
 import {
   type CapabilityJobName,
   capabilityJobName,
-  INTERNAL_RUN_ERROR,
   type JobPayloadInput,
   jobCatalog,
-} from '@svc/bus';
-import { CrtInput, RUN_ERROR_CODES, type RunError, RunState } from '@svc/contracts';
+} from '@svc/capabilities';
+import { CrtInput, INTERNAL_RUN_ERROR, RUN_ERROR_CODES, type RunError, RunState } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import { z } from 'zod';
 import type { RunFinishedEvent } from './run-finished';

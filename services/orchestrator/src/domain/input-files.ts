@@ -1,12 +1,11 @@
-import type { RpcRequestInput } from '@svc/bus';
+import { type Capability, filesOf } from '@svc/capabilities';
 import {
   acceptsContentType,
-  type CapabilityDefinition,
   CsvDelimiter,
   type CsvFacts,
   type FileRequirements,
-  filesOf,
   type ResolvedFile,
+  type RpcRequestInput,
 } from '@svc/contracts';
 import { ValidationError } from '@svc/errors';
 
@@ -25,7 +24,7 @@ export interface InputFilesQuery {
   clientId: string;
   slug: string;
   requirements: FileRequirements;
-  definition: CapabilityDefinition;
+  definition: Capability;
   /** The input parsed with the capability's schema. */
   input: Record<string, unknown>;
   /** The run the uploads are marked used by; absent for a quote and for checks before the run exists. */

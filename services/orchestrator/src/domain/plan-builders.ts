@@ -1,5 +1,4 @@
-import { CrtBatchPlanInput } from '@svc/contracts';
-import { buildCrtBatchPlan } from './plans/crt-batch-plan';
+import { capabilityDefinition } from '@svc/capabilities';
 
 /**
  * Builds the result of a plan_only run (spec §2.1: "the result is a client plan, no server
@@ -8,13 +7,13 @@ import { buildCrtBatchPlan } from './plans/crt-batch-plan';
  */
 export type PlanBuilder = (runId: string, input: unknown) => Record<string, unknown>;
 
-const PLAN_BUILDERS: Readonly<Record<string, PlanBuilder>> = {
-  'crt-batch-plan': (runId, input) => buildCrtBatchPlan(runId, CrtBatchPlanInput.parse(input)),
-};
-
-/** The plan builder of a plan_only capability, or undefined when this deployment has none. */
+/**
+ * The plan builder of a plan_only capability (its declaration's `plan`, @svc/capabilities), or
+ * undefined when this deployment has none.
+ */
 export function planBuilderOf(slug: string): PlanBuilder | undefined {
-  return Object.hasOwn(PLAN_BUILDERS, slug) ? PLAN_BUILDERS[slug] : undefined;
+  const capability = capabilityDefinition(slug);
+  return capability === undefined || capability.runnable ? undefined : capability.plan;
 }
 
 export function hasPlanBuilder(slug: string): boolean {

@@ -1,15 +1,14 @@
-import type { CapabilityDirectory } from '@svc/bus';
 import {
-  type CapabilityRecord,
   CSV_MAX_BYTES,
   IMAGE_MAX_PIXELS,
   PDF_EXTRACT_MAX_PAGES,
   PII_MAX_CHARACTERS,
-  type Quote,
-} from '@svc/contracts';
+} from '@svc/capabilities';
+import type { CapabilityRecord, Quote } from '@svc/contracts';
 import { ConflictError, NotFoundError, ValidationError } from '@svc/errors';
 import { FILE_RECORDS, RECORDS } from '../../test/fixtures/capability-records';
 import { csvFile, imageFile, pdfFile } from '../../test/fixtures/resolved-files';
+import type { CapabilityDirectory } from './capability-directory';
 import type { ResolveFilesRequest } from './input-files';
 import { executionMessage, type QuoteDeps, quoteCapability } from './quote';
 import type { QuoteRequest } from './start-run';
@@ -42,7 +41,6 @@ const directory: CapabilityDirectory = {
     if (record === undefined) throw new NotFoundError(`unknown capability: ${slug}`);
     return record;
   },
-  clear: () => {},
 };
 
 /** quoteCapability with fake ports: the wallet echoes the quote it is asked for; uploads answer `files`. */

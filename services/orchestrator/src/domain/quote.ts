@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CapabilityDirectory } from '@svc/bus';
 import { priceUsd, type Quote, type QuoteExecution } from '@svc/contracts';
+import type { CapabilityDirectory } from './capability-directory';
 import {
   assertHandled,
   assertRunnable,

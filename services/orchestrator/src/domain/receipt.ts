@@ -1,5 +1,4 @@
-import type { RpcResponseInput } from '@svc/bus';
-import type { RunLedger } from '@svc/contracts';
+import type { RpcResponseInput, RunLedger } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import { findOwnRun, runRecordOf, type WorkerAvailability } from './get-run';
 import { storedQuote } from './run-record';

@@ -1,5 +1,5 @@
-import { INTERNAL_RUN_ERROR, type RpcRequestInput, type RunReport } from '@svc/bus';
-import { capabilityDefinition, type RunError } from '@svc/contracts';
+import { capabilityDefinition } from '@svc/capabilities';
+import { INTERNAL_RUN_ERROR, type RpcRequestInput, type RunError, type RunReport } from '@svc/contracts';
 import { Prisma, type PrismaClient } from '@svc/db';
 import { formatZodError } from '@svc/errors';
 import type { Logger } from '@svc/log';

@@ -1,4 +1,4 @@
-import type { EventPayloadInput } from '@svc/bus';
+import type { EventPayloadInput } from '@svc/contracts';
 import { type RunRecordRow, toRunRecord } from './run-record';
 
 /**

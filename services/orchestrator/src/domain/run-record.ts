@@ -1,5 +1,4 @@
-import { INTERNAL_RUN_ERROR } from '@svc/bus';
-import { Quote, RunError, type RunRecord, usdFromMicros } from '@svc/contracts';
+import { INTERNAL_RUN_ERROR, Quote, RunError, type RunRecord, usdFromMicros } from '@svc/contracts';
 import type { Run } from '@svc/db';
 import { statusMessage, waitingForRuntime } from './status-message';
 

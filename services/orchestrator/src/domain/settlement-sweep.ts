@@ -1,5 +1,4 @@
-import type { RpcRequestInput, RpcResponse } from '@svc/bus';
-import { RunState, TERMINAL_RUN_STATES } from '@svc/contracts';
+import { type RpcRequestInput, type RpcResponse, RunState, TERMINAL_RUN_STATES } from '@svc/contracts';
 import { Prisma, type PrismaClient } from '@svc/db';
 import { z } from 'zod';
 import { statusIn } from './run-rows';

@@ -1,9 +1,8 @@
-import type { JobPayloadInput } from '@svc/bus';
-import { isTerminalRunState, RunError, type RunState } from '@svc/contracts';
+import { isTerminalRunState, type PlatformJobPayloadInput, RunError, type RunState } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 
 /** Payload of a `wallet.settle` job (bus job catalog): capture or release one run's hold. */
-export type SettleJob = JobPayloadInput<'wallet.settle'>;
+export type SettleJob = PlatformJobPayloadInput<'wallet.settle'>;
 
 /** Queues the settlement (job id `settle-<run_id>`, deduplicated); throws when Redis is down. */
 export type EnqueueSettle = (job: SettleJob) => Promise<void>;

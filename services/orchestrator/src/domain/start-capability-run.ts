@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { CapabilityDirectory } from '@svc/bus';
 import {
   type ComputedPrice,
   microsFromUsd,
@@ -8,6 +7,7 @@ import {
   usdFromMicros,
 } from '@svc/contracts';
 import { ValidationError } from '@svc/errors';
+import type { CapabilityDirectory } from './capability-directory';
 import { assertHandled, assertRunnable, noHandler, priceOf, resolveCapability } from './capability-gate';
 import { type ResolveFiles, resolveInputFiles } from './input-files';
 import { storableJsonArray, storableJsonObject } from './json';

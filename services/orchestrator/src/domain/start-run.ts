@@ -1,5 +1,10 @@
-import type { RpcRequestInput, RpcResponse } from '@svc/bus';
-import { isTerminalRunState, type Quote, type RunRecord } from '@svc/contracts';
+import {
+  isTerminalRunState,
+  type Quote,
+  type RpcRequestInput,
+  type RpcResponse,
+  type RunRecord,
+} from '@svc/contracts';
 import { isUniqueViolation, type Prisma, type PrismaClient, type Run } from '@svc/db';
 import { ConflictError, NotFoundError, ValidationError } from '@svc/errors';
 import type { Logger } from '@svc/log';

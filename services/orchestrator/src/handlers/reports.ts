@@ -1,5 +1,6 @@
-import { type Bus, type JobProcessor, processJobs, type RpcCatalog, type RpcClient } from '@svc/bus';
-import { isTerminalRunState } from '@svc/contracts';
+import { type Bus, type JobProcessor, processJobs, type RpcClient } from '@svc/bus';
+import type { MessageCatalog } from '@svc/capabilities';
+import { isTerminalRunState, type RpcCatalog } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import { applyReport } from '../domain/reports';
@@ -15,7 +16,7 @@ const REPORT_CONCURRENCY = 16;
 
 export interface ReportConsumerDeps {
   prisma: PrismaClient;
-  bus: Bus;
+  bus: Bus<MessageCatalog>;
   /** `rpc.uploads` client: a completed run's artifacts are registered before it shows completed. */
   uploads: RpcClient<RpcCatalog['uploads']>;
   logger: Logger;

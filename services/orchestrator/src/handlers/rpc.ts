@@ -1,16 +1,17 @@
 import {
   type Bus,
-  type CapabilityDirectory,
-  createCapabilityDirectory,
-  type RpcCatalog,
   type RpcClient,
   type RpcServer,
   type ServeRpcOptions,
   type ServiceHandlers,
   serveRpc,
 } from '@svc/bus';
+import type { MessageCatalog } from '@svc/capabilities';
+import type { RpcCatalog } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
+import { type CapabilityDirectory, createCapabilityDirectory } from '@svc/service-kit';
+import { cancelMarkerSetter, workerAvailability } from '../adapters/redis-ports';
 import { cancelRun } from '../domain/cancel-run';
 import { getRunForClient } from '../domain/get-run';
 import { quoteCapability } from '../domain/quote';
@@ -19,14 +20,12 @@ import { startCapabilityRun } from '../domain/start-capability-run';
 import { startCrtRun } from '../domain/start-crt-run';
 import type { StartRunDeps } from '../domain/start-run';
 import {
-  cancelMarkerSetter,
   cancelRequestedPublisher,
   capabilityJobEnqueuer,
   fileResolver,
   queuedJobRemover,
   runFinishedPublisher,
   settleEnqueuer,
-  workerAvailability,
 } from './bus-ports';
 
 /** ms added to the RPC timeouts to bound the run transaction (insert, update, pool wait). */
@@ -35,7 +34,7 @@ const TRANSACTION_MARGIN_MS = 5_000;
 export interface OrchestratorRpcDeps {
   prisma: PrismaClient;
   /** Where runs are queued (`capability.<slug>`), settlements sent and events published. */
-  bus: Bus;
+  bus: Bus<MessageCatalog>;
   /** `rpc.wallet` client: quotes, holds and ledgers. */
   wallet: RpcClient<RpcCatalog['wallet']>;
   /** `rpc.uploads` client: the files a quote or run input names. */
@@ -66,7 +65,9 @@ export function registryDirectory(
  * parsed against rpcCatalog, AppErrors (402, 404, 409, 422, 503) travel back to the gateway as
  * themselves.
  */
-export function orchestratorHandlers(deps: OrchestratorRpcDeps): ServiceHandlers<'orchestrator'> {
+export function orchestratorHandlers(
+  deps: OrchestratorRpcDeps,
+): ServiceHandlers<MessageCatalog, 'orchestrator'> {
   const { prisma, bus, wallet, logger } = deps;
   const workerUp = workerAvailability(bus, logger);
   const publishFinished = runFinishedPublisher(bus);

@@ -1,14 +1,16 @@
-import { type Bus, publishEvent } from '@svc/bus';
-import type { CapabilityManifest } from '@svc/contracts';
+import type { CapabilityManifest, EventPayloadInput } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import { sha256Hex } from './manifest-hash';
 import { type CapabilityRowData, manifestToRow } from './records';
 
+/** Publishes `catalog.changed` (a port: adapters/catalog-events.ts implements it on the bus). */
+export type PublishCatalogChanged = (event: EventPayloadInput<'catalog.changed'>) => Promise<void>;
+
 export interface SeedOptions {
   prisma: PrismaClient;
   /** Where `catalog.changed` goes after a change (gateways drop their cached lists on it). */
-  bus: Bus;
+  publishCatalogChanged: PublishCatalogChanged;
   logger: Pick<Logger, 'info' | 'warn'>;
   manifests: readonly CapabilityManifest[];
 }
@@ -37,7 +39,12 @@ export interface SeedResult {
  * Two replicas running DIFFERENT code (a rolling deploy) would each write their own version; the
  * last one to start wins, which is the version being rolled out.
  */
-export async function seedCatalog({ prisma, bus, logger, manifests }: SeedOptions): Promise<SeedResult> {
+export async function seedCatalog({
+  prisma,
+  publishCatalogChanged,
+  logger,
+  manifests,
+}: SeedOptions): Promise<SeedResult> {
   const rows = manifests.map(manifestToRow);
   assertUniqueSlugs(rows);
 
@@ -76,7 +83,7 @@ export async function seedCatalog({ prisma, bus, logger, manifests }: SeedOption
   let publishedVersion: string | null = null;
   if (changed.size > 0) {
     publishedVersion = await catalogVersion(prisma);
-    await announce(bus, logger, publishedVersion, [...changed].sort());
+    await announce(publishCatalogChanged, logger, publishedVersion, [...changed].sort());
   }
   logger.info(
     { inserted, updated, unchanged: unchanged.length, orphaned: orphaned.length, version: publishedVersion },
@@ -91,13 +98,13 @@ export async function seedCatalog({ prisma, bus, logger, manifests }: SeedOption
  * (eventCatalog), so refusing to start over a lost hint would only add an outage.
  */
 async function announce(
-  bus: Bus,
+  publish: PublishCatalogChanged,
   logger: SeedOptions['logger'],
   version: string,
   slugs: string[],
 ): Promise<void> {
   try {
-    await publishEvent(bus, 'catalog.changed', { version, changed_slugs: slugs });
+    await publish({ version, changed_slugs: slugs });
   } catch (err) {
     logger.warn(
       { err: err instanceof Error ? err.message : String(err), slugs },

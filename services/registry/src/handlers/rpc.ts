@@ -1,4 +1,5 @@
 import { type Bus, type RpcServer, type ServeRpcOptions, serveRpc } from '@svc/bus';
+import type { PlatformCatalog } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import { describeCapability } from '../domain/describe';
 import { searchCapabilities } from '../domain/search';
@@ -8,7 +9,11 @@ import { searchCapabilities } from '../domain/search';
  * (`registry.search` takes ListCapabilitiesQuery with defaults applied), answers are checked against
  * the catalog's response schemas there too, and a NotFoundError travels back as a 404.
  */
-export function serveRegistryRpc(bus: Bus, prisma: PrismaClient, options: ServeRpcOptions = {}): RpcServer {
+export function serveRegistryRpc(
+  bus: Bus<PlatformCatalog>,
+  prisma: PrismaClient,
+  options: ServeRpcOptions = {},
+): RpcServer {
   return serveRpc(
     bus,
     'registry',

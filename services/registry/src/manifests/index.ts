@@ -1,38 +1,18 @@
+import { MANIFESTS } from '@svc/capabilities';
 import type { CapabilityManifest } from '@svc/contracts';
-import { crtManifest } from './crt';
-import { crtBatchPlanManifest } from './crt-batch-plan';
-import { csvProfileManifest } from './csv-profile';
-import { htmlToPdfManifest } from './html-to-pdf';
-import { imageThumbnailManifest } from './image-thumbnail';
-import { pdfExtractTextManifest } from './pdf-extract-text';
-import { piiRedactManifest } from './pii-redact';
-import { whoisManifest } from './whois';
 
 /**
  * Every capability the registry publishes, kept in code and seeded into PostgreSQL on start
- * (src/domain/seed.ts). Add a capability: one file in this folder, one line here, and its
- * definition in packages/contracts/src/capabilities/definitions.ts (manifests.test.ts checks both
- * lists name the same slugs).
+ * (src/domain/seed.ts). Derived from the capability declarations (@svc/capabilities: one folder per
+ * capability and one line in its catalog.ts, docs/adding-a-capability.md): nothing to add here.
  */
-export const MANIFESTS: readonly CapabilityManifest[] = [
-  crtManifest,
-  piiRedactManifest,
-  crtBatchPlanManifest,
-  htmlToPdfManifest,
-  whoisManifest,
-  pdfExtractTextManifest,
-  imageThumbnailManifest,
-  csvProfileManifest,
-];
+export { MANIFESTS };
 
-export { CATEGORIES, type Category, isCategory } from './categories';
-export {
-  crtBatchPlanManifest,
-  crtManifest,
-  csvProfileManifest,
-  htmlToPdfManifest,
-  imageThumbnailManifest,
-  pdfExtractTextManifest,
-  piiRedactManifest,
-  whoisManifest,
-};
+function manifestOfSlug(slug: string): CapabilityManifest {
+  const found = MANIFESTS.find((manifest) => manifest.slug === slug);
+  if (found === undefined) throw new Error(`no capability "${slug}" in @svc/capabilities`);
+  return found;
+}
+
+/** crt's manifest: the registry's own tests pin the manifest hash and seeding with it. */
+export const crtManifest = manifestOfSlug('crt');

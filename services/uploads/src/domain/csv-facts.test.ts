@@ -1,6 +1,7 @@
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CSV_MAX_COLUMNS, CSV_MAX_RECORD_CHARACTERS, CsvProfileInput, FileFacts } from '@svc/contracts';
+import { CsvProfileInput } from '@svc/capabilities';
+import { CSV_MAX_COLUMNS, CSV_MAX_RECORD_CHARACTERS, FileFacts } from '@svc/contracts';
 import { CsvFactsMeter, CsvFactsStream, hasCsvFacts } from './csv-facts';
 
 /** The facts of `text`, written in pieces of `pieceBytes` (as chunks arrive from a socket). */

@@ -29,7 +29,7 @@ import { CsvError, Parser } from 'csv-parse';
 const PIECE_BYTES = 64 * 1024;
 
 /**
- * The csv-parse options of csv-profile (services/worker/src/domain/csv/profile-csv.ts): keep them
+ * The csv-parse options of csv-profile (packages/capabilities/src/csv-profile/profile-csv.ts): keep them
  * the same, or the facts describe another table than the run reads.
  */
 function readOptions(delimiter: CsvDelimiter) {

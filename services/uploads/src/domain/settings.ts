@@ -1,7 +1,7 @@
-import type { CapabilityDirectory } from '@svc/bus';
 import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import type { ObjectStore } from '@svc/storage';
+import type { CapabilityDirectory } from './capability-directory';
 
 /** The uploads service's tunables (env.ts), in the units the domain uses. */
 export interface UploadSettings {

@@ -1,4 +1,5 @@
 import { type Bus, processJobs, scheduleRepeatingJob } from '@svc/bus';
+import type { PlatformCatalog } from '@svc/contracts';
 import type { Closable } from '@svc/service-kit';
 import { cleanupPass } from '../domain/cleanup';
 import type { UploadsDeps } from '../domain/settings';
@@ -11,7 +12,11 @@ import type { UploadsDeps } from '../domain/settings';
  * The schedule is saved at start; when Redis is not reachable then, the service still starts (the
  * RPC and upload routes answer 503 on their own) and saving is retried every `everyMs`.
  */
-export async function startCleanup(bus: Bus, deps: UploadsDeps, everyMs: number): Promise<Closable> {
+export async function startCleanup(
+  bus: Bus<PlatformCatalog>,
+  deps: UploadsDeps,
+  everyMs: number,
+): Promise<Closable> {
   const processor = processJobs(bus, 'uploads.cleanup', async () => {
     const result = await cleanupPass(deps);
     if (result.expired_sessions + result.deleted_uploads + result.deleted_artifacts > 0) {

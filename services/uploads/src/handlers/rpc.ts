@@ -1,4 +1,5 @@
 import { type Bus, type RpcServer, type ServeRpcOptions, type ServiceHandlers, serveRpc } from '@svc/bus';
+import type { PlatformCatalog } from '@svc/contracts';
 import { listArtifacts, registerArtifacts } from '../domain/artifacts';
 import { resolveFiles } from '../domain/resolve-files';
 import { createSession, getUpload } from '../domain/sessions';
@@ -8,7 +9,7 @@ import type { UploadsDeps } from '../domain/settings';
  * `rpc.uploads` methods (ping is answered by serveRpc itself). Transport only: requests arrive parsed
  * against rpcCatalog; AppErrors (404, 409, 422, 503) travel back to the caller as themselves.
  */
-export function uploadsHandlers(deps: UploadsDeps): ServiceHandlers<'uploads'> {
+export function uploadsHandlers(deps: UploadsDeps): ServiceHandlers<PlatformCatalog, 'uploads'> {
   return {
     createSession: async ({ client_id, slug, input, token_sha256 }) => ({
       upload: await createSession(deps, {
@@ -36,6 +37,10 @@ export function uploadsHandlers(deps: UploadsDeps): ServiceHandlers<'uploads'> {
   };
 }
 
-export function serveUploadsRpc(bus: Bus, deps: UploadsDeps, options: ServeRpcOptions = {}): RpcServer {
+export function serveUploadsRpc(
+  bus: Bus<PlatformCatalog>,
+  deps: UploadsDeps,
+  options: ServeRpcOptions = {},
+): RpcServer {
   return serveRpc(bus, 'uploads', uploadsHandlers(deps), options);
 }

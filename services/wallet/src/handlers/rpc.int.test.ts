@@ -11,6 +11,7 @@ import {
 } from '@svc/bus';
 import {
   BalanceResponse,
+  type PlatformCatalog,
   Quote,
   RunLedger,
   SpendDiagnosticsResponse,
@@ -30,7 +31,7 @@ const NOW = new Date('2026-09-15T12:00:00.000Z');
 let database: TestDatabase;
 let testBus: TestBus;
 let prisma: PrismaClient;
-let bus: Bus;
+let bus: Bus<PlatformCatalog>;
 let server: RpcServer;
 let settle: JobProcessor;
 

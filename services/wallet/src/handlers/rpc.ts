@@ -1,5 +1,5 @@
 import type { ServiceHandlers } from '@svc/bus';
-import { microsFromUsd, usdFromMicros } from '@svc/contracts';
+import { microsFromUsd, type PlatformCatalog, usdFromMicros } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import { getBalance } from '../domain/balance';
 import { holdForRun } from '../domain/holds';
@@ -25,7 +25,7 @@ export interface WalletHandlerDeps {
 }
 
 /** `rpc.wallet` methods (ping is answered by serveRpc itself). Transport only: logic in src/domain/. */
-export function walletHandlers(deps: WalletHandlerDeps): ServiceHandlers<'wallet'> {
+export function walletHandlers(deps: WalletHandlerDeps): ServiceHandlers<PlatformCatalog, 'wallet'> {
   const { prisma } = deps;
   const now = deps.now ?? (() => new Date());
   const ttlMs = deps.quoteTtlMs ?? DEFAULT_QUOTE_TTL_MS;

@@ -1,4 +1,5 @@
 import type { JobHandler } from '@svc/bus';
+import type { PlatformCatalog } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import { settleRun } from '../domain/settle';
@@ -15,7 +16,7 @@ export interface SettleJobDeps {
  * a redelivered job finds the line already written and answers `applied: false`. A database
  * failure throws, and BullMQ retries per the catalog (10 attempts with backoff).
  */
-export function settleJobHandler(deps: SettleJobDeps): JobHandler<'wallet.settle'> {
+export function settleJobHandler(deps: SettleJobDeps): JobHandler<PlatformCatalog['jobs']['wallet.settle']> {
   const now = deps.now ?? (() => new Date());
   return async (payload) => {
     const result = await settleRun(

@@ -1,4 +1,4 @@
-import type { JobPayload, JobResultInput } from '@svc/bus';
+import type { JobPayload, JobResultInput } from '@svc/capabilities';
 
 /**
  * `system.echo`: answers its payload unchanged. The first real job handler: it proves the whole

@@ -1,27 +1,18 @@
-import { type Bus, runtimeWorkersKey } from '@svc/bus';
-import { waitForReady } from './redis-ready';
+import type { Logger } from '@svc/log';
 
 /**
- * Worker presence, two ways, both refreshed every beat:
- * - one key per runtime it serves, `<BUS_PREFIX>:workers:<runtime>:<workerId>`, holding a
- *   HeartbeatValue with a TTL (for operators: who is up, where, since when);
- * - one sorted set per runtime, `runtimeWorkersKey(prefix, runtime)`, member = worker id, score =
- *   when its heartbeat lapses (ms since the epoch). "Is a `browser` worker up?" is then one
- *   `ZCOUNT <key> <now> +inf` (the orchestrator's requires_worker check, spec §2.1), not a KEYS scan.
- * A worker that dies without cleaning up disappears when its key expires and its score passes;
- * every beat also trims members whose score has passed, so dead workers do not pile up.
+ * Worker presence: every beat announces this worker for each runtime it serves, with a value for
+ * operators and a lifetime of `ttlMs`; a worker that stops beating (dead) lapses on its own. Where
+ * and how it is stored is the PresenceStore's business (adapters/worker-presence.ts: Redis keys and
+ * one sorted set per runtime that the orchestrator counts).
  */
 
 /** ms: how long a key outlives its last refresh; 3 missed beats in a row mark the worker gone. */
 export const HEARTBEAT_TTL_MS = 15_000;
 /** ms: refresh period (TTL / 3, so one slow or failed beat does not drop the worker). */
 export const HEARTBEAT_INTERVAL_MS = 5_000;
-/** ms: how long the first beat waits for the bus connection (it has no offline queue: see below). */
+/** ms: how long the first beat waits for the store's connection (see startHeartbeat). */
 const CONNECT_WAIT_MS = 5_000;
-
-export function heartbeatKey(prefix: string, runtime: string, workerId: string): string {
-  return `${prefix}:workers:${runtime}:${workerId}`;
-}
 
 /** What a heartbeat key holds (JSON), for operators and later schedulers. */
 export interface HeartbeatValue {
@@ -36,8 +27,29 @@ export interface HeartbeatValue {
   beat_at: string;
 }
 
+/** Where worker presence is kept (Redis in the worker: adapters/worker-presence.ts). */
+export interface PresenceStore {
+  /** Where the presence of `workerId` for `runtime` is kept: its own key, and the runtime's set. */
+  locate(runtime: string, workerId: string): { key: string; runtimeSet: string };
+  /** Resolves when the store takes commands, or after `maxWaitMs` (a beat may then fail: logged). */
+  waitUntilReady(maxWaitMs: number): Promise<void>;
+  /**
+   * One beat: each runtime's value stored for `ttlMs`, the worker live in each runtime's set until
+   * `beatMs + ttlMs`, members that lapsed before `beatMs` dropped. Rejects when the store is down.
+   */
+  announce(
+    workerId: string,
+    beats: readonly { runtime: string; value: HeartbeatValue }[],
+    beatMs: number,
+    ttlMs: number,
+  ): Promise<void>;
+  /** Removes the worker's values and memberships (a clean shutdown is visible at once). */
+  withdraw(workerId: string, runtimes: readonly string[]): Promise<void>;
+}
+
 export interface HeartbeatOptions {
-  bus: Bus;
+  presence: PresenceStore;
+  logger: Logger;
   workerId: string;
   runtimes: readonly string[];
   hostname: string;
@@ -45,7 +57,7 @@ export interface HeartbeatOptions {
   concurrency: number;
   ttlMs?: number;
   intervalMs?: number;
-  /** ms: how long the first beat waits for the Redis connection to come up. Default 5_000. */
+  /** ms: how long the first beat waits for the store's connection to come up. Default 5_000. */
   connectWaitMs?: number;
   /** Clock (tests); default Date.now. */
   now?: () => number;
@@ -69,56 +81,44 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
   const ttlMs = options.ttlMs ?? HEARTBEAT_TTL_MS;
   const intervalMs = options.intervalMs ?? HEARTBEAT_INTERVAL_MS;
   const now = options.now ?? Date.now;
-  const { bus } = options;
-  if (options.runtimes.length === 0) throw new Error('a worker heartbeat needs at least one runtime');
+  const { presence, logger, workerId, runtimes } = options;
+  if (runtimes.length === 0) throw new Error('a worker heartbeat needs at least one runtime');
   if (intervalMs >= ttlMs)
     throw new Error(`heartbeat interval (${intervalMs} ms) must be below its TTL (${ttlMs} ms)`);
 
   const startedAt = new Date(now()).toISOString();
-  const entries = options.runtimes.map((runtime) => ({
-    runtime,
-    key: heartbeatKey(bus.prefix, runtime, options.workerId),
-    runtimeSet: runtimeWorkersKey(bus.prefix, runtime),
-  }));
+  const places = runtimes.map((runtime) => presence.locate(runtime, workerId));
   let failing = false;
 
   const beat = async (): Promise<void> => {
     const beatMs = now();
     const beatAt = new Date(beatMs).toISOString();
-    const pipeline = bus.redis.multi();
-    for (const { runtime, key, runtimeSet } of entries) {
-      const value: HeartbeatValue = {
-        worker_id: options.workerId,
+    const beats = runtimes.map((runtime) => ({
+      runtime,
+      value: {
+        worker_id: workerId,
         runtime,
         hostname: options.hostname,
         pid: options.pid,
         concurrency: options.concurrency,
         started_at: startedAt,
         beat_at: beatAt,
-      };
-      pipeline.set(key, JSON.stringify(value), 'PX', ttlMs);
-      pipeline.zadd(runtimeSet, beatMs + ttlMs, options.workerId);
-      // Members whose heartbeat lapsed (score <= now): workers that died without a ZREM.
-      pipeline.zremrangebyscore(runtimeSet, '-inf', beatMs);
-      // The set itself goes when no worker of the runtime has beaten for a TTL (no stale keys).
-      pipeline.pexpire(runtimeSet, ttlMs);
-    }
+      },
+    }));
     try {
-      await pipeline.exec();
-      if (failing) bus.logger.info({ worker_id: options.workerId }, 'worker heartbeat restored');
+      await presence.announce(workerId, beats, beatMs, ttlMs);
+      if (failing) logger.info({ worker_id: workerId }, 'worker heartbeat restored');
       failing = false;
     } catch (err) {
       // Logged once per outage, not once per beat.
-      if (!failing) {
-        bus.logger.warn({ worker_id: options.workerId, err: errorMessage(err) }, 'worker heartbeat failed');
-      }
+      if (!failing) logger.warn({ worker_id: workerId, err: errorMessage(err) }, 'worker heartbeat failed');
       failing = true;
     }
   };
 
-  // The bus producer connection fails commands at once until it is ready (enableOfflineQueue:
-  // false), so a beat sent right after start-up would always fail: wait for it, boundedly.
-  await waitForReady(bus.redis, options.connectWaitMs ?? CONNECT_WAIT_MS);
+  // The store may fail commands at once until it is connected, so a beat sent right after start-up
+  // would always fail: wait for it, boundedly.
+  await presence.waitUntilReady(options.connectWaitMs ?? CONNECT_WAIT_MS);
   await beat();
   let inFlight: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
@@ -129,41 +129,22 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
 
   let closing: Promise<void> | undefined;
   return {
-    keys: entries.map((entry) => entry.key),
-    runtimeSets: entries.map((entry) => entry.runtimeSet),
+    keys: places.map((place) => place.key),
+    runtimeSets: places.map((place) => place.runtimeSet),
     close() {
       closing ??= (async () => {
         clearInterval(timer);
         await inFlight;
         try {
-          const pipeline = bus.redis.multi();
-          pipeline.del(...entries.map((entry) => entry.key));
-          for (const { runtimeSet } of entries) pipeline.zrem(runtimeSet, options.workerId);
-          await pipeline.exec();
+          await presence.withdraw(workerId, runtimes);
         } catch (err) {
-          // Redis unreachable: the keys expire and the scores lapse on their own within the TTL.
-          bus.logger.warn(
-            { worker_id: options.workerId, err: errorMessage(err) },
-            'worker heartbeat keys not deleted',
-          );
+          // Store unreachable: the keys expire and the scores lapse on their own within the TTL.
+          logger.warn({ worker_id: workerId, err: errorMessage(err) }, 'worker heartbeat keys not deleted');
         }
       })();
       return closing;
     },
   };
-}
-
-/**
- * Workers of `runtime` whose heartbeat has not lapsed at `nowMs` (score > now), as the orchestrator
- * counts them (design "Quote": worker_available).
- */
-export async function countLiveWorkers(
-  redis: Bus['redis'],
-  prefix: string,
-  runtime: string,
-  nowMs: number = Date.now(),
-): Promise<number> {
-  return redis.zcount(runtimeWorkersKey(prefix, runtime), `(${nowMs}`, '+inf');
 }
 
 function errorMessage(err: unknown): string {

@@ -1,6 +1,7 @@
-import { type Bus, type Subscription, subscribeEvents } from '@svc/bus';
+import { type Subscription, subscribeEvents } from '@svc/bus';
 import type { Logger } from '@svc/log';
 import type { ActiveRuns } from '../domain/capability/active-runs';
+import type { WorkerBus } from '../worker-bus';
 
 /**
  * Routes `run.cancel-requested` (published by the orchestrator to every worker) to the run's
@@ -8,7 +9,11 @@ import type { ActiveRuns } from '../domain/capability/active-runs';
  * cooperatively (spec §4.10). Every other worker ignores the event. Pub/sub is lossy: a job not yet
  * started is covered by the cancel key the job handler reads first.
  */
-export function subscribeCancelRequests(bus: Bus, activeRuns: ActiveRuns, logger: Logger): Subscription {
+export function subscribeCancelRequests(
+  bus: WorkerBus,
+  activeRuns: ActiveRuns,
+  logger: Logger,
+): Subscription {
   return subscribeEvents(bus, {
     'run.cancel-requested': ({ run_id }) => {
       const aborted = activeRuns.cancel(run_id);

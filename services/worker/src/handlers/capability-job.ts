@@ -1,29 +1,20 @@
+import { enqueueJob, type JobContext } from '@svc/bus';
 import {
-  type Bus,
   type CapabilityJobName,
-  enqueueJob,
-  INTERNAL_RUN_ERROR,
-  type JobContext,
+  type CapabilityOutcome,
   type JobResultInput,
   jobCatalog,
-  type RunReport,
-  runCancelKey,
-} from '@svc/bus';
+  RetryableRunError,
+} from '@svc/capabilities';
+import { INTERNAL_RUN_ERROR, type RunReport } from '@svc/contracts';
 import { INTERNAL_ERROR_MESSAGE } from '@svc/errors';
 import type { Logger } from '@svc/log';
+import { isCancelRequested } from '../adapters/run-cancel-key';
 import type { ActiveRuns } from '../domain/capability/active-runs';
-import {
-  type CapabilityOutcome,
-  type CapabilityRunner,
-  RetryableRunError,
-} from '../domain/capability/capability-outcome';
-import { waitForReady } from '../domain/redis-ready';
-
-/** ms: how long the cancel-key check waits for the bus connection before it counts as an outage. */
-const CONNECT_WAIT_MS = 2_000;
+import type { WorkerBus } from '../worker-bus';
 
 export interface CapabilityJobDeps {
-  bus: Bus;
+  bus: WorkerBus;
   logger: Logger;
   /** The runs of this process, reached by `run.cancel-requested` (handlers/cancel-requests.ts). */
   activeRuns: ActiveRuns;
@@ -43,6 +34,16 @@ export type RunObserver = (sample: RunSample) => void;
 
 /** What every capability job answers (the catalog's result; outcomes travel as `runs.report` jobs). */
 export type CapabilityJobResult = JobResultInput<CapabilityJobName>;
+
+/**
+ * Runs one attempt of a capability: resolves with the outcome; throws on faults (retried) and on
+ * abort. `logger` has the job, run id and attempt bound.
+ */
+export type CapabilityRunner<Payload> = (
+  payload: Payload,
+  signal: AbortSignal,
+  logger: Logger,
+) => Promise<CapabilityOutcome>;
 
 /** Distributive Omit, so each RunReport variant keeps its own fields. */
 type ReportBody = RunReport extends infer R
@@ -84,7 +85,7 @@ export function capabilityJobHandler<Payload extends { run_id: string }>(
 ): (payload: Payload, context: JobContext) => Promise<CapabilityJobResult> {
   const now = deps.now ?? Date.now;
   /** Attempts BullMQ makes of one job (the catalog's; the last one reports `failed`). */
-  const attempts = jobCatalog[job].options.attempts;
+  const attempts = jobCatalog[job].options.attempts ?? 1;
 
   const attemptOnce = async (payload: Payload, context: JobContext): Promise<CapabilityJobResult> => {
     const runId = payload.run_id;
@@ -97,8 +98,7 @@ export function capabilityJobHandler<Payload extends { run_id: string }>(
 
     const active = deps.activeRuns.register(runId);
     try {
-      await waitForReady(deps.bus.redis, CONNECT_WAIT_MS);
-      if ((await deps.bus.redis.exists(runCancelKey(deps.bus.prefix, runId))) > 0) {
+      if (await isCancelRequested(deps.bus, runId)) {
         if (context.started === 1) {
           // Never started: the orchestrator cancelled the queued run itself.
           logger.info('run skipped: it was cancelled before it started');
@@ -116,7 +116,7 @@ export function capabilityJobHandler<Payload extends { run_id: string }>(
       const signal = AbortSignal.any([context.signal, active.cancelSignal]);
       let outcome: CapabilityOutcome;
       try {
-        outcome = await run(payload, signal);
+        outcome = await run(payload, signal, logger);
       } catch (err) {
         if (active.cancelled) {
           await report({ event: 'cancelled' });

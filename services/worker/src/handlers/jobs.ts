@@ -1,25 +1,27 @@
-import { type Bus, type JobProcessor, type ProcessJobsOptions, processJobs } from '@svc/bus';
+import { type JobProcessor, type ProcessJobsOptions, processJobs } from '@svc/bus';
+import {
+  type AnyCapabilityHandlerFactory,
+  CAPABILITIES,
+  type CapabilityHandler,
+  type CapabilityJobName,
+  capabilityJobName,
+  createRunStorage,
+  type JobPayload,
+  type RunnableCapability,
+  runnableCapabilities,
+  settingsOf,
+} from '@svc/capabilities';
+import type { ResolvedFile } from '@svc/contracts';
 import type { Logger } from '@svc/log';
 import type { ObjectStore } from '@svc/storage';
+import { createCapabilityCache } from '../adapters/capability-cache';
 import type { ActiveRuns } from '../domain/capability/active-runs';
-import type { CrtRunner } from '../domain/crt/crt-runner';
 import { echo } from '../domain/echo';
-import type { PdfRenderer } from '../domain/html-to-pdf/render-pdf';
-import type { PdfExtractOptions } from '../domain/pdf/extract-pdf-text';
-import type { RunObserver } from './capability-job';
-import { crtJobHandler } from './crt-job';
-import { csvProfileJobHandler } from './csv-profile-job';
-import { htmlToPdfJobHandler } from './html-to-pdf-job';
-import { imageThumbnailJobHandler } from './image-thumbnail-job';
-import { pdfExtractTextJobHandler } from './pdf-extract-text-job';
-import { piiRedactJobHandler } from './pii-redact-job';
+import type { WorkerBus } from '../worker-bus';
+import { capabilityJobHandler, type RunObserver } from './capability-job';
 
-/**
- * Runtimes of the capabilities this worker runs (each capability's manifest `runtime`, design
- * "Capabilities"): a queue is consumed only by workers that serve its runtime.
- */
-const NODE_RUNTIME = 'node';
-const BROWSER_RUNTIME = 'browser';
+/** A capability job's payload, whichever capability (the catalog validated it). */
+type CapabilityPayload = JobPayload<CapabilityJobName>;
 
 export interface JobConsumerOptions {
   /** Jobs run at once by this process, per queue (WORKER_CONCURRENCY). */
@@ -30,27 +32,39 @@ export interface JobConsumerOptions {
   stall: Pick<ProcessJobsOptions, 'lockDurationMs' | 'stalledIntervalMs' | 'maxStalledCount'>;
   /** WORKER_RUNTIMES: capability queues are consumed only for runtimes this worker serves. */
   runtimes: readonly string[];
+  /**
+   * The worker's parsed env: each capability's handler gets the values of its own env fields
+   * (`<slug>/env.ts`, merged into the worker's env schema).
+   */
+  env: Readonly<Record<string, unknown>>;
   /** The runs of this process, for cancellation requests. */
   activeRuns: ActiveRuns;
-  /** The crt capability (node). */
-  runCrt: CrtRunner;
-  /** The html-to-pdf capability (browser); required when `browser` is among the runtimes. */
-  renderPdf?: PdfRenderer;
   /** Object storage: the file capabilities' inputs (uploads) and every run's artifacts. */
   store: ObjectStore;
-  /** pdf-extract-text's reading thread limits (PDF_EXTRACT_STEP_TIMEOUT_MS, …_THREAD_HEAP_MB). */
-  pdf: PdfExtractOptions;
   /** Per-attempt metrics (outcome, duration); optional. */
   observe?: RunObserver;
   logger: Logger;
 }
 
+/** What `startJobConsumers` started: the queue consumers, and the capability handlers they run. */
+export interface JobConsumers {
+  /** `system.echo` and one consumer per capability queue served. */
+  consumers: JobProcessor[];
+  /**
+   * Releases what the handlers hold (html-to-pdf's chromium): after the consumers closed (no run
+   * is left to use it) and before the bus.
+   */
+  closeHandlers(): Promise<void>;
+}
+
 /**
- * Starts a consumer for every job queue this worker handles: `system.echo` always; `capability.crt`,
- * `pii-redact`, `pdf-extract-text`, `image-thumbnail` and `csv-profile` on node;
- * `capability.html-to-pdf` on browser.
+ * Starts a consumer for every job queue this worker handles: `system.echo` always, and
+ * `capability.<slug>` for every runnable capability of the catalog whose runtime this worker serves
+ * (crt, pii-redact, pdf-extract-text, image-thumbnail and csv-profile on `node`; html-to-pdf on
+ * `browser`). A capability's handler module is loaded only here, so a worker loads the libraries of
+ * the runtimes it serves and nothing else does (registry, orchestrator, gateway).
  */
-export function startJobConsumers(bus: Bus, options: JobConsumerOptions): JobProcessor[] {
+export async function startJobConsumers(bus: WorkerBus, options: JobConsumerOptions): Promise<JobConsumers> {
   const echoOptions = { concurrency: options.concurrency, closeTimeoutMs: options.drainTimeoutMs };
   const capabilityOptions = { ...echoOptions, ...options.stall };
   const deps = {
@@ -59,27 +73,63 @@ export function startJobConsumers(bus: Bus, options: JobConsumerOptions): JobPro
     activeRuns: options.activeRuns,
     ...(options.observe === undefined ? {} : { observe: options.observe }),
   };
+  const served = runnableCapabilities(CAPABILITIES).filter((capability) =>
+    options.runtimes.includes(capability.execution.runtime),
+  );
+  // Every handler is built before the first consumer starts: a handler module that fails to load
+  // stops start-up instead of leaving part of the queues unconsumed.
+  const handlers = await Promise.all(served.map((capability) => loadHandler(capability, bus, options)));
+
   const consumers = [processJobs(bus, 'system.echo', (payload) => echo(payload), echoOptions)];
-  if (options.runtimes.includes(NODE_RUNTIME)) {
-    const crt = crtJobHandler({ ...deps, runCrt: options.runCrt });
-    consumers.push(processJobs(bus, 'capability.crt', crt, capabilityOptions));
-    consumers.push(processJobs(bus, 'capability.pii-redact', piiRedactJobHandler(deps), capabilityOptions));
-    const files = { ...deps, store: options.store };
-    consumers.push(
-      processJobs(
-        bus,
-        'capability.pdf-extract-text',
-        pdfExtractTextJobHandler({ ...files, pdf: options.pdf }),
-        capabilityOptions,
-      ),
-      processJobs(bus, 'capability.image-thumbnail', imageThumbnailJobHandler(files), capabilityOptions),
-      processJobs(bus, 'capability.csv-profile', csvProfileJobHandler(files), capabilityOptions),
-    );
+  for (const [index, capability] of served.entries()) {
+    const job = capabilityJobName(capability.slug);
+    const handler = handlers[index];
+    if (job === undefined || handler === undefined) {
+      throw new Error(`capability ${capability.slug} has no job in the catalog`);
+    }
+    const run = capabilityJobHandler(job, deps, (payload: CapabilityPayload, signal, logger) => {
+      const { input, files } = runInput(payload);
+      return handler.run({
+        runId: payload.run_id,
+        input,
+        files,
+        signal,
+        logger,
+        storage: createRunStorage(options.store, payload.run_id),
+      });
+    });
+    consumers.push(processJobs(bus, job, run, capabilityOptions));
   }
-  if (options.runtimes.includes(BROWSER_RUNTIME)) {
-    if (!options.renderPdf) throw new Error('a browser worker needs the html-to-pdf renderer');
-    const handler = htmlToPdfJobHandler({ ...deps, renderPdf: options.renderPdf, store: options.store });
-    consumers.push(processJobs(bus, 'capability.html-to-pdf', handler, capabilityOptions));
-  }
-  return consumers;
+  return {
+    consumers,
+    closeHandlers: async () => {
+      await Promise.all(handlers.map((handler) => handler.close?.()));
+    },
+  };
+}
+
+/** Loads a capability's handler module and builds its handler with its settings and ports. */
+async function loadHandler(
+  capability: RunnableCapability,
+  bus: WorkerBus,
+  options: JobConsumerOptions,
+): Promise<CapabilityHandler<unknown>> {
+  const factory: AnyCapabilityHandlerFactory = (await capability.handler()).default;
+  return factory.create({
+    settings: settingsOf(capability, options.env),
+    ports: { cache: createCapabilityCache(bus, capability.slug) },
+    logger: options.logger,
+  });
+}
+
+/**
+ * The handler's input and files out of a capability job payload: `{ run_id, input, files? }`, or
+ * for a capability with its own payload (crt: `{ run_id, apex, include_first_seen, limit }`) the
+ * payload without `run_id` (define.ts HandlerInput).
+ */
+function runInput(payload: CapabilityPayload): { input: unknown; files: readonly ResolvedFile[] } {
+  if ('files' in payload) return { input: payload.input, files: payload.files };
+  if ('input' in payload) return { input: payload.input, files: [] };
+  const { run_id: _runId, ...input } = payload;
+  return { input, files: [] };
 }

@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort, tcpAnswers } from '@svc/devstack';
-import { deleteKeysWithPrefix, type TestDatabase, testRedisUrl } from '@svc/testkit';
+import { deleteKeysWithPrefix, pollUntil, type TestDatabase, testRedisUrl } from '@svc/testkit';
 
 // `pnpm start` driven the way a terminal runs a foreground job, for the launcher's integration
 // suites: its own process group, its output captured, polled with bounded waits.
@@ -90,15 +90,18 @@ export class LauncherRun {
 
   /** Polls `condition` until it holds; fails naming `what` (with the output) on timeout or exit. */
   async waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (await condition()) return;
-      if (this.status !== undefined) {
-        throw new Error(`pnpm start exited (${JSON.stringify(this.status)}) before ${what}:\n${this.output}`);
-      }
-      if (Date.now() >= deadline) throw new Error(`no ${what} within ${timeoutMs} ms:\n${this.output}`);
-      await sleep(POLL_MS);
-    }
+    await pollUntil(
+      async () => {
+        if (await condition()) return true;
+        if (this.status !== undefined) {
+          throw new Error(
+            `pnpm start exited (${JSON.stringify(this.status)}) before ${what}:\n${this.output}`,
+          );
+        }
+        return false;
+      },
+      { what, timeoutMs, intervalMs: POLL_MS, detail: () => this.output },
+    );
   }
 
   /** The exit status, or a timeout status (code and signal null, `timedOut`) after `timeoutMs`. */

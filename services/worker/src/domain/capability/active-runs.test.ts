@@ -1,4 +1,5 @@
-import { ActiveRuns, RunCancelledError } from './active-runs';
+import { RunCancelledError } from '@svc/capabilities';
+import { ActiveRuns } from './active-runs';
 
 describe('ActiveRuns', () => {
   it('aborts the registered run on cancel, with a RunCancelledError naming it', () => {

@@ -1,19 +1,10 @@
+import { RunCancelledError } from '@svc/capabilities';
+
 /**
  * The runs this worker process is executing right now, each with the AbortController that a
  * cancellation request aborts (design "Worker": a cancel can only reach the process that holds the
  * job, NOTES "BullMQ and Redis", so every worker checks each `run.cancel-requested` event here).
  */
-
-/**
- * The reason a run's cancel controller is aborted with: tells a cancel apart from a shutdown or a
- * timeout.
- */
-export class RunCancelledError extends Error {
-  constructor(readonly runId: string) {
-    super(`run ${runId} was cancelled`);
-    this.name = 'RunCancelledError';
-  }
-}
 
 /** One registered run: abort-on-cancel signal, and `release()` once the handler is done with it. */
 export interface ActiveRun {

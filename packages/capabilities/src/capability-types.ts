@@ -1,0 +1,89 @@
+import type {
+  CapabilityJobResult,
+  ExecutionMode,
+  FileRequirements,
+  JobOptions,
+  Pricing,
+  ResolvedFile,
+} from '@svc/contracts';
+import type { z } from 'zod';
+import type { Category } from './categories';
+import type { CapabilityEnv, CapabilityHandlerModule, CapabilitySettings } from './kit/handler';
+
+/* What defineCapability returns (define.ts): a declaration as the platform reads it. */
+
+/** What pricing may read of an input's files (the upload service's facts; decisions U6). */
+export type PricedFile = Pick<ResolvedFile, 'upload_id' | 'size_bytes' | 'facts'>;
+
+/** Statuses of a capability a worker runs (spec §2.1): the type requires a handler. */
+export type RunnableStatus = 'supported' | 'requires_worker';
+/** Statuses of a capability no worker runs: plan_only (the orchestrator plans) or describe_only. */
+export type NeverRunStatus = 'plan_only' | 'describe_only';
+
+export interface ExecutionDeclaration<Status> {
+  readonly machine_run_status: Status;
+  /** Runtime family of the workers that run it ("node", "browser"). */
+  readonly runtime: string;
+  readonly mode: ExecutionMode;
+}
+
+/** The job of a runnable capability, in the shape of the job catalog (`JobDefinition` of the contracts). */
+export interface CapabilityJob<Payload extends z.ZodObject> {
+  readonly payload: Payload;
+  readonly result: typeof CapabilityJobResult;
+  readonly options: JobOptions;
+  /** One line for the docs' job table (docs/architecture.md). */
+  readonly description: string;
+  /** The payload holds the client's input: the finished job keeps none (issue 13). */
+  readonly dropDataWhenFinished: true;
+}
+
+/** A declared capability as the platform reads it: the declaration's manifest fields and what they derive. */
+interface CapabilityCommon<Slug extends string, Input extends z.ZodObject> {
+  readonly slug: Slug;
+  readonly name: string;
+  readonly description: string;
+  readonly category: Category;
+  readonly tags: readonly string[];
+  readonly version: string;
+  readonly input: Input;
+  /** Published pricing (without the units function). */
+  readonly pricing: Pricing;
+  readonly fileRequirements: FileRequirements;
+  readonly execution: ExecutionDeclaration<RunnableStatus | NeverRunStatus>;
+  /** Units of a raw input (parsed here; throws like `input.parse`); absent unless priced per_unit. */
+  readonly units?: (input: unknown, files: readonly PricedFile[]) => number;
+  /** Upload ids a raw input names, in input order; absent when it takes no files. */
+  readonly uploadIds?: (input: unknown) => string[];
+}
+
+export interface RunnableCapability<
+  Slug extends string = string,
+  Input extends z.ZodObject = z.ZodObject,
+  Result extends z.ZodType = z.ZodType,
+  Payload extends z.ZodObject = z.ZodObject,
+  Env extends CapabilityEnv = CapabilityEnv,
+  HandlerIn = unknown,
+> extends CapabilityCommon<Slug, Input> {
+  readonly runnable: true;
+  readonly execution: ExecutionDeclaration<RunnableStatus>;
+  readonly result: Result;
+  readonly env?: Env;
+  readonly job: CapabilityJob<Payload>;
+  readonly handler: () => Promise<CapabilityHandlerModule<HandlerIn, CapabilitySettings<Env>>>;
+}
+
+export interface NeverRunCapability<
+  Slug extends string = string,
+  Input extends z.ZodObject = z.ZodObject,
+  Result extends z.ZodType = z.ZodType,
+> extends CapabilityCommon<Slug, Input> {
+  readonly runnable: false;
+  readonly execution: ExecutionDeclaration<NeverRunStatus>;
+  readonly result?: Result;
+  /** plan_only: the plan of a run for a raw input (parsed here; throws like `input.parse`). */
+  readonly plan?: (runId: string, input: unknown) => Record<string, unknown>;
+}
+
+/** Any declared capability (the element type of CAPABILITIES). */
+export type Capability = RunnableCapability | NeverRunCapability;

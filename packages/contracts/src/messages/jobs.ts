@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { ProducedArtifact } from '../artifacts';
+import { DateTime, Uuid } from '../common';
+import { RUN_ERROR_CODES, RunError } from '../run';
+
+/**
+ * Queue options of a job type, as the bus hands them to its queue (BullMQ `JobsOptions` subset).
+ * Spelled here so the contracts do not depend on the transport; the bus accepts this shape.
+ */
+export interface JobOptions {
+  /** Tries in all (1 = no retry). */
+  attempts?: number;
+  /** Delay between tries: `delay` in ms, `jitter` the fraction (0–1) each delay may be cut by at random. */
+  backoff?: { type: 'fixed' | 'exponential'; delay?: number; jitter?: number };
+  /** Retention of finished jobs: `true` removes at once, a number keeps that many, or KeptJobs. */
+  removeOnComplete?: boolean | number | KeptJobs;
+  removeOnFail?: boolean | number | KeptJobs;
+}
+
+/** Finished jobs kept: at most `count`, and (with `age`) none older than `age` s. */
+export type KeptJobs = { count: number } | { age: number; count?: number };
+
+/**
+ * What a client is told of a fault of ours (a 500, a run failed through our fault). Defined here,
+ * with the contracts, because @svc/errors depends on this package and not the reverse.
+ */
+export const INTERNAL_ERROR_MESSAGE = 'internal error';
+
+/**
+ * Every background job type, by name (queue `jobs.<name>`): payload and result schemas plus the
+ * queue options of that job. Payloads carry ids and small scalars, and a capability's input (the
+ * bus seals every payload in Redis, sealing.ts; large data lives in storage; never secrets). Results
+ * are stored as they are: they never hold client data. Payloads evolve additively so jobs already queued
+ * still parse. Job ids used for deduplication must not contain `:` (BullMQ rejects them).
+ */
+export interface JobDefinition<Payload extends z.ZodType = z.ZodType, Result extends z.ZodType = z.ZodType> {
+  payload: Payload;
+  result: Result;
+  options: JobOptions;
+  /**
+   * The payload holds client data (capability input, run results): once the job has finished for
+   * good its retained copy keeps no payload (issue 13, "completed and failed jobs keep no input").
+   * Payloads are sealed in Redis either way (sealing.ts).
+   */
+  dropDataWhenFinished?: boolean;
+  /** One line for docs/architecture.md's jobs table (tools/docs-gen). */
+  description: string;
+}
+
+/**
+ * Retry policy for transient faults: exponential backoff of at most 1 s, 2 s, 4 s, 8 s, each cut by
+ * up to half at random (`jitter: 0.5`), so the retries of a burst of failures spread out instead of
+ * hitting a recovering dependency together. Bad payloads skip it (UnrecoverableError).
+ */
+export const transientRetry = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1_000 /* ms */, jitter: 0.5 },
+} as const satisfies JobOptions;
+
+/**
+ * Finished-job retention: completed jobs are trimmed (1 h or 1,000, whichever is smaller); failed
+ * ones are kept a week (at most 10,000) for inspection. Never `removeOnFail: true`. A deduplicating
+ * `jobId` is only remembered while its job is retained.
+ */
+export const retention = {
+  removeOnComplete: { age: 3_600 /* s */, count: 1_000 },
+  removeOnFail: { age: 7 * 24 * 3_600 /* s */, count: 10_000 },
+} as const satisfies JobDefinition['options'];
+
+/**
+ * A worker's report on a run it executes, consumed by the orchestrator (which owns the runs table:
+ * workers have no database). Reports of one run may be processed out of order; the orchestrator
+ * only applies transitions that move a run forward (queued → running → completed/failed) and
+ * ignores the rest, so a redelivered or late report is harmless.
+ */
+const ReportBase = {
+  run_id: Uuid,
+  /** BullMQ attempt of the capability job that reports (1 = first). */
+  attempt: z.number().int().min(1),
+  /** When it happened, by the worker's clock. */
+  at: DateTime,
+};
+
+/** Where a run's time went, recorded with the run for `pnpm bench` and operators (not on the wire). */
+export const RunMetrics = z.object({
+  /** Provider that answered (crt: `crt.sh` or `certspotter`). */
+  provider: z.string().optional(),
+  /** ms spent waiting on providers, retries and failover included (0 on a cache hit). */
+  provider_ms: z.number().nonnegative().optional(),
+  /** Per-apex provider cache: hit, miss, or off (disabled). */
+  cache: z.enum(['hit', 'miss', 'off']).optional(),
+});
+export type RunMetrics = z.infer<typeof RunMetrics>;
+
+/**
+ * The error of a run that failed through our fault (details only in our logs under the run id), and
+ * what a failed run shows when its stored error is unreadable: clients treat it like any `internal`.
+ */
+export const INTERNAL_RUN_ERROR: RunError = {
+  code: RUN_ERROR_CODES.internal,
+  message: INTERNAL_ERROR_MESSAGE,
+};
+
+export const RunReport = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('started'), ...ReportBase }),
+  /** The attempt failed on a transient fault and BullMQ will retry it. */
+  z.object({ event: z.literal('retrying'), ...ReportBase, error: z.string() }),
+  z.object({
+    event: z.literal('completed'),
+    ...ReportBase,
+    /** The capability result (crt: CrtResult, at most 1000 observations). */
+    result: z.record(z.string(), z.unknown()),
+    metrics: RunMetrics.optional(),
+    /** Files the run wrote to object storage (registered by the orchestrator before it shows completed). */
+    artifacts: z.array(ProducedArtifact).max(100).optional(),
+  }),
+  z.object({ event: z.literal('failed'), ...ReportBase, error: RunError, metrics: RunMetrics.optional() }),
+  /** The handler stopped on a cancellation request (spec §4.10: cooperative). */
+  z.object({ event: z.literal('cancelled'), ...ReportBase }),
+]);
+export type RunReport = z.infer<typeof RunReport>;
+
+/**
+ * Options of a capability job (queue `jobs.capability.<slug>`, job id `run-<run_id>`): an attempt that
+ * throws (an unexpected fault, a crashed browser) is retried after 1 s, then 2 s, with jitter; a
+ * worker that dies mid-attempt leaves the job to BullMQ's stalled-job recovery (docs/decisions.md L-C).
+ */
+export const capabilityJobOptions = {
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 1_000 /* ms */, jitter: 0.5 },
+  ...retention,
+} as const satisfies JobDefinition['options'];
+
+/** What every capability job answers (outcomes travel as `runs.report` jobs). */
+export const CapabilityJobResult = z.object({
+  outcome: z.enum(['completed', 'failed', 'cancelled', 'skipped']),
+});
+
+/**
+ * The jobs of the platform itself (not of a capability). The `capability.<slug>` jobs are derived
+ * from the capability declarations (@svc/capabilities jobCatalog, with CapabilityJobResult and
+ * capabilityJobOptions above).
+ */
+export const platformJobs = {
+  /** Round trip through a job queue, for tests and `pnpm bench`. */
+  'system.echo': {
+    payload: z.object({ message: z.string().max(10_000) }),
+    result: z.object({ message: z.string() }),
+    options: { ...transientRetry, ...retention },
+    description: 'Round trip through a job queue, for tests and `pnpm bench`.',
+  },
+  /**
+   * Queue `jobs.uploads.cleanup`: a repeatable job (uploads service) that expires sessions never
+   * uploaded, deletes the bytes of complete uploads no run used after their retention, and artifacts
+   * past ARTIFACT_RETENTION_DAYS (when set). Idempotent: a pass only touches what is due.
+   */
+  'uploads.cleanup': {
+    payload: z.object({}),
+    result: z.object({
+      expired_sessions: z.number().int().min(0),
+      deleted_uploads: z.number().int().min(0),
+      deleted_artifacts: z.number().int().min(0),
+    }),
+    options: { attempts: 1, ...retention },
+    description:
+      'Repeatable (uploads service): expires unused sessions, deletes unused uploads and expired artifacts.',
+  },
+  /**
+   * Queue `jobs.wallet.settle`: orchestrator → wallet, once a paid run is final: `capture` its hold
+   * (completed) or `release` it (failed, cancelled, or a hold whose run was never recorded). Job id
+   * `settle-<run_id>`; the wallet applies it once (unique ledger line per run and kind).
+   */
+  'wallet.settle': {
+    payload: z.object({
+      run_id: Uuid,
+      client_id: Uuid,
+      outcome: z.enum(['capture', 'release']),
+      /** Ledger note, e.g. "run completed", "run failed: provider_unavailable". */
+      reason: z.string().max(500),
+    }),
+    result: z.object({ applied: z.boolean() }),
+    options: { ...transientRetry, attempts: 10, ...retention },
+    description:
+      'orchestrator → wallet once a paid run is final: capture (completed) or release its hold; job id `settle-<run_id>`.',
+  },
+  /**
+   * Queue `jobs.runs.report`: workers → orchestrator, every state change of a run (RunReport). A
+   * `completed` report carries the run's result (client data): dropped once applied.
+   */
+  'runs.report': {
+    payload: RunReport,
+    result: z.object({ applied: z.boolean() }),
+    options: { ...transientRetry, ...retention },
+    dropDataWhenFinished: true,
+    description:
+      'worker → orchestrator: each state change of a run (started, retrying, completed, failed, cancelled).',
+  },
+} as const satisfies Record<string, JobDefinition>;

@@ -1,0 +1,228 @@
+import { z } from 'zod';
+import { BalanceResponse } from '../account';
+import { Artifact } from '../artifacts';
+import {
+  DescribeCapabilityResponse,
+  ListCapabilitiesQuery,
+  ListCapabilitiesResponse,
+} from '../capability-api';
+import { Slug, Uuid } from '../common';
+import {
+  RunLedger,
+  RunReceiptResponse,
+  SpendDiagnosticsResponse,
+  UsageStatementQuery,
+  UsageStatementResponse,
+} from '../ledger';
+import { Quote } from '../quote';
+import { RunRecord } from '../run';
+import { UploadId, UploadRecord } from '../uploads';
+import {
+  CancelRunResult,
+  CreateUploadSessionRequest,
+  CreateUploadSessionResponse,
+  HoldForRunRequest,
+  HoldForRunResponse,
+  IssueQuoteRequest,
+  ListArtifactsRequest,
+  OpenHoldsRequest,
+  OpenHoldsResponse,
+  QuoteCapabilityRequest,
+  RegisterArtifactsRequest,
+  ResolveFilesRequest,
+  ResolveFilesResponse,
+  StartCrtRunRequest,
+  StartRunRequest,
+  StartRunResponse,
+} from './rpc-schemas';
+
+/**
+ * Every RPC method, keyed by service then method: `rpc.<service>` queues carry jobs named after the
+ * method. Request and response schemas are the wire contract between a gateway and a service that
+ * may be deployed at another version: evolve them additively (new fields optional), never rename.
+ */
+
+/** One method: what the caller sends and what the service answers (`data` of an ok envelope). */
+export interface RpcMethod<Req extends z.ZodType = z.ZodType, Res extends z.ZodType = z.ZodType> {
+  request: Req;
+  response: Res;
+  /** One line for docs/architecture.md's RPC table (tools/docs-gen). */
+  description: string;
+}
+
+/** `ping`, answered by `serveRpc` itself for every service: proves a responder is consuming the queue. */
+export const PingRequest = z.object({});
+export const PingResponse = z.object({
+  service: z.string(),
+  pid: z.number().int(),
+  /** s: process uptime of the answering replica. */
+  uptime_s: z.number().nonnegative(),
+});
+export type PingResponse = z.infer<typeof PingResponse>;
+
+const ping = {
+  request: PingRequest,
+  response: PingResponse,
+  description: 'Answered by serveRpc itself: proves a responder consumes the queue.',
+} satisfies RpcMethod;
+
+export const rpcCatalog = {
+  registry: {
+    ping,
+    search: {
+      request: ListCapabilitiesQuery,
+      response: ListCapabilitiesResponse,
+      description: 'Capabilities matching a full-text query and category, paged.',
+    },
+    describe: {
+      request: z.object({ slug: Slug }),
+      response: DescribeCapabilityResponse,
+      description: 'One capability: its record and input schema (404 for an unknown slug).',
+    },
+  },
+  wallet: {
+    ping,
+    balance: {
+      request: z.object({ client_id: Uuid }),
+      response: BalanceResponse,
+      description: "The client's balance, held amount and spend cap.",
+    },
+    issueQuote: {
+      request: IssueQuoteRequest,
+      response: Quote,
+      description:
+        "Stores a quote with its price and clearance (idempotent on quote_id; 409 for another client's).",
+    },
+    holdForRun: {
+      request: HoldForRunRequest,
+      response: HoldForRunResponse,
+      description:
+        "Checks the quote and holds its price under the client's lock (402 when it no longer fits).",
+    },
+    /** The ledger lines of one run of `client_id` (empty for a free or unknown run). */
+    runLedger: {
+      request: z.object({ client_id: Uuid, run_id: Uuid }),
+      response: RunLedger,
+      description: 'The ledger lines of one run of the client (empty for a free or unknown run).',
+    },
+    usageStatement: {
+      request: UsageStatementQuery.extend({ client_id: Uuid }),
+      response: UsageStatementResponse,
+      description: "The client's ledger lines over a period, paged.",
+    },
+    spendDiagnostics: {
+      request: z.object({ client_id: Uuid }),
+      response: SpendDiagnosticsResponse,
+      description: "The client's balance, cap, holds and month's spend: why a run would be refused.",
+    },
+    openHolds: {
+      request: OpenHoldsRequest,
+      response: OpenHoldsResponse,
+      description:
+        'Holds neither captured nor released, older than a time (orchestrator reconciler); keyset-paged.',
+    },
+  },
+  orchestrator: {
+    ping,
+    startCrtRun: {
+      request: StartCrtRunRequest,
+      response: StartRunResponse,
+      description:
+        'Records a crt run (or finds the one its Idempotency-Key names) and queues it; answers once queued.',
+    },
+    /** The run if `client_id` owns it; otherwise 404, the same as for a run that does not exist. */
+    getRun: {
+      request: z.object({ client_id: Uuid, run_id: Uuid }),
+      response: RunRecord,
+      description: 'The run if the client owns it; 404 otherwise, as for an unknown run.',
+    },
+    quote: {
+      request: QuoteCapabilityRequest,
+      response: Quote,
+      description:
+        'Describes the capability, checks mode and input, prices it and has the wallet issue the quote.',
+    },
+    startRun: {
+      request: StartRunRequest,
+      response: StartRunResponse,
+      description: 'Records a run of any capability (the wallet holds a paid price first) and queues it.',
+    },
+    /** 404 as getRun; 409 when the run already finished. */
+    cancelRun: {
+      request: z.object({ client_id: Uuid, run_id: Uuid }),
+      response: CancelRunResult,
+      description: 'Cancels a queued run or asks a running one to stop; 409 when it already finished.',
+    },
+    /** The run (404 as getRun), its quote and its ledger lines (from the wallet). */
+    receipt: {
+      request: z.object({ client_id: Uuid, run_id: Uuid }),
+      response: RunReceiptResponse,
+      description: 'The run, its quote and its ledger lines (from the wallet).',
+    },
+  },
+  uploads: {
+    ping,
+    createSession: {
+      request: CreateUploadSessionRequest,
+      response: CreateUploadSessionResponse,
+      description:
+        "Checks the file against the capability's requirements and stores the session with the token's hash.",
+    },
+    /** The upload if `client_id` owns it; 404 otherwise (same as unknown). */
+    getUpload: {
+      request: z.object({ client_id: Uuid, upload_id: UploadId }),
+      response: UploadRecord,
+      description: 'The upload if the client owns it; 404 otherwise.',
+    },
+    resolveFiles: {
+      request: ResolveFilesRequest,
+      response: ResolveFilesResponse,
+      description: 'The uploads a quote or run names, checked; with run_id marked used by that run.',
+    },
+    registerArtifacts: {
+      request: RegisterArtifactsRequest,
+      response: z.object({ registered: z.number().int().min(0) }),
+      description: "Stores a completed run's artifacts (idempotent per run and name).",
+    },
+    listArtifacts: {
+      request: ListArtifactsRequest,
+      response: z.object({ artifacts: z.array(Artifact) }),
+      description: "A run's artifacts with download links signed for the client.",
+    },
+  },
+  // Filled from a later issue; listed now so launchers and health probes can ping it.
+  vault: { ping },
+} as const satisfies Record<string, Record<string, RpcMethod> & { ping: RpcMethod }>;
+
+export type RpcCatalog = typeof rpcCatalog;
+/** A service that answers RPC (the gateway only calls). */
+export type RpcService = keyof RpcCatalog;
+export type RpcMethodName<S extends RpcService> = keyof RpcCatalog[S] & string;
+
+type MethodOf<S extends RpcService, M extends RpcMethodName<S>> = RpcCatalog[S][M] extends RpcMethod
+  ? RpcCatalog[S][M]
+  : never;
+
+/** What a caller passes (schema input: defaults may be omitted). */
+export type RpcRequestInput<S extends RpcService, M extends RpcMethodName<S>> = z.input<
+  MethodOf<S, M>['request']
+>;
+/** What a handler receives (parsed: defaults applied). */
+export type RpcRequest<S extends RpcService, M extends RpcMethodName<S>> = z.output<
+  MethodOf<S, M>['request']
+>;
+/** What a handler returns (schema input: the responder parses it before sending). */
+export type RpcResponseInput<S extends RpcService, M extends RpcMethodName<S>> = z.input<
+  MethodOf<S, M>['response']
+>;
+/** What a caller gets back (parsed). */
+export type RpcResponse<S extends RpcService, M extends RpcMethodName<S>> = z.output<
+  MethodOf<S, M>['response']
+>;
+
+export function isRpcService(name: string): name is RpcService {
+  return Object.hasOwn(rpcCatalog, name);
+}
+
+/** Every service that answers RPC, e.g. for a launcher that pings them all. */
+export const RPC_SERVICES: readonly RpcService[] = Object.keys(rpcCatalog).filter(isRpcService);

@@ -1,0 +1,29 @@
+import { createPrismaClient, type PrismaClient } from '@svc/db';
+import { type SharedTestStack, sharedTestStack } from '@svc/testkit';
+
+/**
+ * The jest run's shared platform (@svc/testkit sharedTestStack: every service but the vault, fake
+ * CT providers, crt cache off, node-only worker) with a Prisma client of this suite's own on its
+ * database, for the gateway suites that only call the API and isolate themselves by client. The
+ * same shape as the private FilesStack / QuoteFirstStack of the suites that control processes.
+ */
+export interface SharedPlatform {
+  stack: SharedTestStack;
+  prisma: PrismaClient;
+  /** Closes this suite's database clients; the platform itself stays up for the other suites. */
+  close(): Promise<void>;
+}
+
+export async function sharedPlatform(): Promise<SharedPlatform> {
+  const stack = await sharedTestStack();
+  // A small pool: every suite of the run has its clients on the one shared database.
+  const prisma = createPrismaClient(stack.databaseUrl, { max: 4 });
+  return {
+    stack,
+    prisma,
+    close: async () => {
+      await prisma.$disconnect();
+      await stack.close();
+    },
+  };
+}

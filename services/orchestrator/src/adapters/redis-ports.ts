@@ -1,0 +1,68 @@
+import type { Bus } from '@svc/bus';
+import { RUN_CANCEL_KEY_TTL_MS, runCancelKey, runtimeWorkersKey } from '@svc/contracts';
+import { ServiceUnavailableError } from '@svc/errors';
+import type { Logger } from '@svc/log';
+import type { WorkerAvailability } from '../domain/get-run';
+
+/**
+ * The orchestrator's ports on shared Redis keys (not on queues): the run cancel markers it sets and
+ * the runtime worker sets the workers' heartbeats keep (@svc/contracts keys.ts). They use the bus's
+ * producer connection for quick commands only.
+ */
+export type RedisHandle = Pick<Bus, 'redis' | 'prefix'>;
+
+/** SET the run's cancel marker for RUN_CANCEL_KEY_TTL_MS: a worker about to start its job skips it. */
+export function cancelMarkerSetter(bus: RedisHandle): (runId: string) => Promise<void> {
+  return async (runId) => {
+    const redis = await readyRedis(bus);
+    try {
+      await redis.set(runCancelKey(bus.prefix, runId), '1', 'PX', RUN_CANCEL_KEY_TTL_MS);
+    } catch {
+      throw new ServiceUnavailableError('message bus is unavailable');
+    }
+  };
+}
+
+/**
+ * Whether a worker of `runtime` is up: `ZCOUNT runtimeWorkersKey <now> +inf` > 0 (workers score
+ * their id with the time their heartbeat lapses). Redis unanswerable → false, logged: the answer
+ * only colours a message, it must not fail the request.
+ */
+export function workerAvailability(bus: RedisHandle, logger: Logger): WorkerAvailability {
+  return async (runtime) => {
+    try {
+      const redis = await readyRedis(bus);
+      return (await redis.zcount(runtimeWorkersKey(bus.prefix, runtime), Date.now(), '+inf')) > 0;
+    } catch (err) {
+      logger.warn({ runtime, err }, 'worker availability unknown (Redis); reporting none up');
+      return false;
+    }
+  };
+}
+
+/** ms: how long a command waits for the producer connection's first connect before 503. */
+const CONNECT_WAIT_MS = 2_000;
+
+/**
+ * The bus's producer connection once it takes commands (it has no offline queue: a command sent while
+ * it connects fails at once). Waits up to CONNECT_WAIT_MS while it connects; 503 otherwise.
+ */
+async function readyRedis(bus: RedisHandle): Promise<Bus['redis']> {
+  const redis = bus.redis;
+  if (redis.status === 'ready') return redis;
+  if (redis.status === 'connecting' || redis.status === 'connect' || redis.status === 'reconnecting') {
+    const ready = await new Promise<boolean>((resolve) => {
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        redis.off('ready', onReady);
+        resolve(false);
+      }, CONNECT_WAIT_MS);
+      redis.once('ready', onReady);
+    });
+    if (ready) return redis;
+  }
+  throw new ServiceUnavailableError('message bus is unavailable');
+}

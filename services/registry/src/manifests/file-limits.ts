@@ -1,9 +1,0 @@
-/** Bytes as a short figure for descriptions, from the contracts' limits (never restated): "25 MiB". */
-export function mebibytes(bytes: number): string {
-  return `${bytes / (1024 * 1024)} MiB`;
-}
-
-/** A count with thousands separators for descriptions: "2,000". */
-export function count(value: number): string {
-  return value.toLocaleString('en-US');
-}
