@@ -38,15 +38,23 @@ export interface CapabilityJob<Payload extends z.ZodObject> {
   readonly dropDataWhenFinished: true;
 }
 
-/** A declared capability as the platform reads it: the declaration's manifest fields and what they derive. */
-interface CapabilityCommon<Slug extends string, Input extends z.ZodObject> {
+/** The manifest fields a declaration states and the platform reads back unchanged. */
+export interface ManifestFields<Slug extends string, Input extends z.ZodObject> {
   readonly slug: Slug;
+  /** Manifest: name and slug weigh most in the full-text index, then category and tags, then description. */
   readonly name: string;
   readonly description: string;
   readonly category: Category;
   readonly tags: readonly string[];
+  /** Manifest version: a breaking change of input or result bumps the major. */
   readonly version: string;
+  /** Schema of the quote/run `input`: validated by the orchestrator, published as `input_schema`. */
   readonly input: Input;
+}
+
+/** A declared capability as the platform reads it: the declaration's manifest fields and what they derive. */
+interface CapabilityCommon<Slug extends string, Input extends z.ZodObject>
+  extends ManifestFields<Slug, Input> {
   /** Published pricing (without the units function). */
   readonly pricing: Pricing;
   readonly fileRequirements: FileRequirements;

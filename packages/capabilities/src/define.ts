@@ -12,12 +12,12 @@ import { z } from 'zod';
 import type {
   Capability,
   ExecutionDeclaration,
+  ManifestFields,
   NeverRunCapability,
   PricedFile,
   RunnableCapability,
   RunnableStatus,
 } from './capability-types';
-import type { Category } from './categories';
 import type { CapabilityEnv, CapabilityHandlerModule, CapabilitySettings } from './kit/handler';
 
 /** Input fields that can name uploads: an id (`upload_id`) or a list of ids (`upload_ids`). */
@@ -55,17 +55,8 @@ export type PricingDeclaration<Input> =
   | (Extract<Pricing, { model: 'per_unit' }> & { readonly units: UnitsOf<Input> });
 
 /** What every declaration states, whatever its execution status. */
-interface DeclarationBase<Slug extends string, Input extends z.ZodObject> {
-  readonly slug: Slug;
-  /** Manifest: name and slug weigh most in the full-text index, then category and tags, then description. */
-  readonly name: string;
-  readonly description: string;
-  readonly category: Category;
-  readonly tags: readonly string[];
-  /** Manifest version: a breaking change of input or result bumps the major. */
-  readonly version: string;
-  /** Schema of the quote/run `input`: validated by the orchestrator, published as `input_schema`. */
-  readonly input: Input;
+interface DeclarationBase<Slug extends string, Input extends z.ZodObject>
+  extends ManifestFields<Slug, Input> {
   readonly pricing: PricingDeclaration<z.output<Input>>;
 }
 
