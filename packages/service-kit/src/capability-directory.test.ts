@@ -1,30 +1,13 @@
-import { type CapabilityRecord, NO_FILES } from '@svc/contracts';
+import type { CapabilityRecord } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
+// service-kit cannot depend on @svc/testkit (testkit depends on it): the fixture is imported by path.
+import { capabilityRecord } from '../../testkit/src/capability-records';
 import { createCapabilityDirectory } from './capability-directory';
 
-/** Two published records (only identity matters here: the directory hands records back untouched). */
-function record(slug: string, machineRunStatus: string): CapabilityRecord {
-  return {
-    slug,
-    name: `${slug} capability`,
-    description: `The ${slug} capability (test fixture).`,
-    category: 'data',
-    tags: [],
-    version: '1.0.0',
-    pricing: { model: 'free', currency: 'USD', description: 'Free.' },
-    file_requirements: NO_FILES,
-    execution: {
-      machine_run_status: machineRunStatus,
-      effective_status: machineRunStatus === 'supported' ? 'supported' : 'describe_only',
-      runtime: 'node',
-      mode: 'async',
-    },
-    updated_at: '2026-11-21T00:00:00.000Z',
-  };
-}
+// Two published records (only identity matters here: the directory hands records back untouched).
 const RECORDS: Readonly<Record<string, CapabilityRecord>> = {
-  crt: record('crt', 'supported'),
-  whois: record('whois', 'describe_only'),
+  crt: capabilityRecord('crt', 'supported'),
+  whois: capabilityRecord('whois', 'describe_only'),
 };
 
 /** A registry stand-in that counts describes and answers when told (to hold calls in flight). */

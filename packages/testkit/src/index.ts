@@ -32,6 +32,7 @@ export { type FetchResult, type StackFetchInit, sleep } from './http';
 export { type PollOptions, pollUntil } from './poll';
 export { countKeysWithPrefix, deleteKeysWithPrefix, scanKeysWithPrefix } from './redis-cleanup';
 export { type DumpedKey, dumpKeysWithPrefix } from './redis-dump';
+export { type CommandResult, type RunCommandOptions, runCommand } from './run-command';
 export {
   type S3rverEnv,
   type S3rverRequest,

@@ -1,9 +1,16 @@
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
 import { storeUnavailableError, unavailableStore } from '@svc/errors';
-import { createTestDatabase, sleep, startTcpProxy, type TcpProxy, type TestDatabase } from '@svc/testkit';
+import {
+  type CommandResult,
+  createTestDatabase,
+  runCommand,
+  sleep,
+  startTcpProxy,
+  type TcpProxy,
+  type TestDatabase,
+} from '@svc/testkit';
 
 // Issue 13, finding 10: a PostgreSQL restart crashed the orchestrator, and while the database was
 // down its RPC answers were 500 "internal error" where decisions D1 promises 503 + Retry-After.
@@ -11,20 +18,8 @@ import { createTestDatabase, sleep, startTcpProxy, type TcpProxy, type TestDatab
 const FIXTURE = path.join(__dirname, 'fixtures', 'pool-handover-race.ts');
 const ROOT = path.join(__dirname, '..', '..', '..');
 
-function runFixture(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+function runFixture(): Promise<CommandResult> {
+  return runCommand(process.execPath, ['--import', 'tsx', FIXTURE], { cwd: ROOT });
 }
 
 /** The rejection of `work`, which must fail. */

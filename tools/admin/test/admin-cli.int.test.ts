@@ -1,21 +1,16 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ApiKeyStore, parseApiKey, provisionClient } from '@svc/auth';
 import { ledgerTotals, spendPeriod } from '@svc/db';
-import { createTestDatabase, type TestDatabase } from '@svc/testkit';
+import { type CommandResult, createTestDatabase, runCommand, type TestDatabase } from '@svc/testkit';
 
 // Runs the real CLI as a child process against a fresh, migrated database (dropped afterwards).
 // Each run starts node + tsx (a few seconds, more via pnpm).
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'tools/admin/bin/admin.cjs');
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type CliResult = CommandResult;
 
 interface RunOptions {
   /** Run as an operator does, `pnpm admin …` from the workspace root (slower: pnpm starts first). */
@@ -27,19 +22,7 @@ interface RunOptions {
 function runAdmin(args: string[], options: RunOptions = {}): Promise<CliResult> {
   const env = options.env ?? { ...process.env, DATABASE_URL: database.url };
   const [command, argv] = options.viaPnpm ? ['pnpm', ['admin', ...args]] : [process.execPath, [BIN, ...args]];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCommand(command, argv, { cwd: options.cwd ?? ROOT, env });
 }
 
 /** stdout must be exactly one line holding one JSON value. */

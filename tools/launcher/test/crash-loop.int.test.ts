@@ -1,20 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { ReadinessResponse } from '@svc/contracts';
 import { readRuntimeInfo, SERVICE_NAMES, serviceEntry } from '@svc/devstack';
-import { createTestDatabase, type TestDatabase, testRedisUrl } from '@svc/testkit';
+import type { TestDatabase } from '@svc/testkit';
 import { devKeyPath, readDevKey } from '../src/dev-key';
-import { healthPortVariable } from '../src/env';
 import {
   answers200,
   childPid,
   cleanUpLauncherSuite,
-  distinctFreePorts,
   get,
   LauncherRun,
   launcherLine,
+  prepareLauncherSuite,
   showingOutput,
 } from './support/launcher-run';
 
@@ -41,7 +37,7 @@ let database: TestDatabase;
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
 let gatewayUrl: string;
-let ports: number[];
+let ports: readonly number[];
 const prefix = `crashloop${randomBytes(4).toString('hex')}`;
 const runs: LauncherRun[] = [];
 
@@ -52,25 +48,9 @@ function startLauncher(extraEnv: NodeJS.ProcessEnv = {}): LauncherRun {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase('crashloop');
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'launcher-crash-loop-'));
-  ports = await distinctFreePorts(2 + SERVICE_NAMES.length);
-  const [port, uploadsDataPort, ...healthPorts] = ports;
-  gatewayUrl = `http://127.0.0.1:${port}`;
-  env = {
-    ...process.env,
-    DATABASE_URL: database.url,
-    REDIS_URL: testRedisUrl(),
-    BUS_PREFIX: prefix,
-    PORT: String(port),
-    UPLOADS_DATA_PORT: String(uploadsDataPort),
-    ...Object.fromEntries(SERVICE_NAMES.map((name, i) => [healthPortVariable(name), String(healthPorts[i])])),
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    // Restarts at most 1 s apart (default 30 s), so eight crashes take seconds, not minutes.
-    LAUNCHER_RESTART_MAX_DELAY_MS: '1000',
-  };
-  delete env.HEALTH_PORT;
+  ({ database, dataDir, ports, gatewayUrl, env } = await prepareLauncherSuite('crashloop', prefix));
+  // Restarts at most 1 s apart (default 30 s), so eight crashes take seconds, not minutes.
+  env.LAUNCHER_RESTART_MAX_DELAY_MS = '1000';
 });
 
 afterAll(() => cleanUpLauncherSuite({ runs, ports, database, prefix, dataDir }));

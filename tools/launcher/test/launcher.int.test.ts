@@ -1,22 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { BalanceResponse, ListCapabilitiesResponse, usdFromMicros, WhoAmIResponse } from '@svc/contracts';
 import { readRuntimeInfo, runtimeInfoPath, SERVICE_NAMES, tcpAnswers } from '@svc/devstack';
-import { createTestDatabase, pollUntil, type TestDatabase, testRedisUrl } from '@svc/testkit';
+import { pollUntil, type TestDatabase } from '@svc/testkit';
 import { DEV_BALANCE_MICROS, DEV_CLIENT_NAME, devKeyPath, readDevKey } from '../src/dev-key';
-import { healthPortVariable } from '../src/env';
 import { isExecutableFile } from '../src/worker-runtimes';
 import {
   answers200,
   cleanUpLauncherSuite,
-  distinctFreePorts,
   get,
   groupAlive,
   LauncherRun,
   launcherLine,
   parentPid,
+  prepareLauncherSuite,
   showingOutput,
 } from './support/launcher-run';
 
@@ -39,7 +37,7 @@ let database: TestDatabase;
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
 let gatewayUrl: string;
-let ports: number[];
+let ports: readonly number[];
 const prefix = `launcher${randomBytes(4).toString('hex')}`;
 const runs: LauncherRun[] = [];
 
@@ -88,23 +86,7 @@ async function expectCleanStop(run: LauncherRun): Promise<void> {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase('launcher');
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'launcher-data-'));
-  ports = await distinctFreePorts(2 + SERVICE_NAMES.length);
-  const [port, uploadsDataPort, ...healthPorts] = ports;
-  gatewayUrl = `http://127.0.0.1:${port}`;
-  env = {
-    ...process.env,
-    DATABASE_URL: database.url,
-    REDIS_URL: testRedisUrl(),
-    BUS_PREFIX: prefix,
-    PORT: String(port),
-    UPLOADS_DATA_PORT: String(uploadsDataPort),
-    ...Object.fromEntries(SERVICE_NAMES.map((name, i) => [healthPortVariable(name), String(healthPorts[i])])),
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-  };
-  delete env.HEALTH_PORT;
+  ({ database, dataDir, ports, gatewayUrl, env } = await prepareLauncherSuite('launcher', prefix));
   // The launcher chooses the worker's runtimes only when the operator did not.
   delete env.WORKER_RUNTIMES;
 });

@@ -6,9 +6,10 @@ import {
   UploadResponse,
   UploadSessionResponse,
 } from '@svc/contracts';
-import { createPrismaClient, type PrismaClient } from '@svc/db';
+import type { PrismaClient } from '@svc/db';
 import { type FetchResult, type StackApi, startTestStack } from '@svc/testkit';
 import { quoteAndRun, waitForRun } from '../quote-first/support';
+import { withSuitePrisma } from '../support/shared-platform';
 
 /**
  * Shared set-up of the file suites (services/gateway/test/files/*): the whole platform as child
@@ -28,15 +29,7 @@ export async function startFilesStack(env: Record<string, string> = {}): Promise
     // ms: six tsx processes compiling at once on a busy 2-core machine can take over a minute.
     startTimeoutMs: 120_000,
   });
-  const prisma = createPrismaClient(stack.databaseUrl);
-  return {
-    stack,
-    prisma,
-    close: async () => {
-      await prisma.$disconnect();
-      await stack.close();
-    },
-  };
+  return withSuitePrisma(stack);
 }
 
 /** Every scope the file flow needs. */

@@ -14,10 +14,12 @@ export interface SharedPlatform {
   close(): Promise<void>;
 }
 
-export async function sharedPlatform(): Promise<SharedPlatform> {
-  const stack = await sharedTestStack();
-  // A small pool: every suite of the run has its clients on the one shared database.
-  const prisma = createPrismaClient(stack.databaseUrl, { max: 4 });
+/** A stack with a Prisma client of this suite's own on its database; `close` ends both, client first. */
+export function withSuitePrisma<Stack extends { readonly databaseUrl: string; close(): Promise<void> }>(
+  stack: Stack,
+  poolMax?: number,
+): { stack: Stack; prisma: PrismaClient; close(): Promise<void> } {
+  const prisma = createPrismaClient(stack.databaseUrl, poolMax === undefined ? {} : { max: poolMax });
   return {
     stack,
     prisma,
@@ -26,4 +28,9 @@ export async function sharedPlatform(): Promise<SharedPlatform> {
       await stack.close();
     },
   };
+}
+
+export async function sharedPlatform(): Promise<SharedPlatform> {
+  // A small pool: every suite of the run has its clients on the one shared database.
+  return withSuitePrisma(await sharedTestStack(), 4);
 }

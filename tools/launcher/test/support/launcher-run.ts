@@ -1,8 +1,16 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { freePort, tcpAnswers } from '@svc/devstack';
-import { deleteKeysWithPrefix, pollUntil, type TestDatabase, testRedisUrl } from '@svc/testkit';
+import { freePort, SERVICE_NAMES, tcpAnswers } from '@svc/devstack';
+import {
+  createTestDatabase,
+  deleteKeysWithPrefix,
+  pollUntil,
+  type TestDatabase,
+  testRedisUrl,
+} from '@svc/testkit';
+import { healthPortVariable } from '../../src/env';
 
 // `pnpm start` driven the way a terminal runs a foreground job, for the launcher's integration
 // suites: its own process group, its output captured, polled with bounded waits.
@@ -167,6 +175,37 @@ export async function showingOutput(run: LauncherRun, checks: () => Promise<void
     }
     throw err;
   }
+}
+
+/** What a launcher suite's beforeAll makes: a database, a data dir and free ports, as `pnpm start`'s env. */
+export interface LauncherSuiteSetup {
+  readonly database: TestDatabase;
+  readonly dataDir: string;
+  /** The gateway's PORT, the uploads DATA_PORT, then one HEALTH_PORT per service (SERVICE_NAMES order). */
+  readonly ports: readonly number[];
+  readonly gatewayUrl: string;
+  /** This process's environment with the suite's database, Redis prefix, ports and data dir (no HEALTH_PORT). */
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export async function prepareLauncherSuite(label: string, prefix: string): Promise<LauncherSuiteSetup> {
+  const database = await createTestDatabase(label);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${label}-data-`));
+  const ports = await distinctFreePorts(2 + SERVICE_NAMES.length);
+  const [port, uploadsDataPort, ...healthPorts] = ports;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl(),
+    BUS_PREFIX: prefix,
+    PORT: String(port),
+    UPLOADS_DATA_PORT: String(uploadsDataPort),
+    ...Object.fromEntries(SERVICE_NAMES.map((name, i) => [healthPortVariable(name), String(healthPorts[i])])),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
+  delete env.HEALTH_PORT;
+  return { database, dataDir, ports, gatewayUrl: `http://127.0.0.1:${port}`, env };
 }
 
 /** What a launcher suite made and must remove (any of it may be missing when set-up failed early). */
