@@ -77,6 +77,8 @@ export interface PutOptions {
   authorization?: string | null;
   /** A path instead of the session's upload_url (relative to the gateway). */
   url?: string;
+  /** ms before the PUT is abandoned; default the test kit's per-request timeout (15 s). */
+  timeoutMs?: number;
 }
 
 /** PUT of raw bytes to the session's upload URL with its token. */
@@ -93,7 +95,8 @@ export async function putBytes(
     options.authorization === undefined ? `Bearer ${session.upload_token}` : options.authorization;
   if (authorization !== null) headers.authorization = authorization;
   const path = options.url ?? new URL(session.upload_url).pathname;
-  return stack.fetch(path, { method: 'PUT', headers, body });
+  const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
+  return stack.fetch(path, { method: 'PUT', headers, body, ...(signal ? { signal } : {}) });
 }
 
 /** Session + PUT, expecting 200; the stored upload. */
