@@ -7,6 +7,7 @@ export {
 } from './capability-directory';
 export { type Pingable, prismaCheck, type RawQueryable, type ReadinessCheckFn, redisCheck } from './checks';
 export type { Closable } from './closable';
+export { crashPoint } from './crash-point';
 export { defineService, startDeclaredService } from './define-service';
 export { type HealthServer, type HealthServerOptions, startHealthServer } from './health-server';
 export { answerClientErrors } from './http-client-errors';
