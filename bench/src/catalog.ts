@@ -6,6 +6,7 @@ import { insertSyntheticCapabilities, startTestStack } from '@svc/testkit';
 import { type ChildServer, startChildServer } from './child-server';
 import { type LoadOptions, type LoadResult, measure } from './load';
 import { formatTable } from './report';
+import { BENCH_START_TIMEOUT_MS } from './stack-start';
 
 /** Synthetic capabilities added for the at-scale rows (issue: search stays fast at 10,000). */
 const CATALOG_SIZE = 10_000;
@@ -24,6 +25,7 @@ export async function benchCatalog(options: LoadOptions): Promise<void> {
     services: ['gateway', 'registry', 'wallet'],
     env: { LOG_LEVEL: 'warn' },
     quiet: true,
+    startTimeoutMs: BENCH_START_TIMEOUT_MS,
   });
   const hello = await startHelloServer();
   try {

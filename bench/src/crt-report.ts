@@ -1,8 +1,9 @@
 // The crt bench's printout: throughput and client latency per worker count, then where a run's
 // time goes, from the stored runs.
+import { describeRoundTrip, type RoundTripResult } from './bullmq-baseline';
 import type { Percentiles, RunTimeSplit } from './crt-run-stats';
 import type { LoadOptions, LoadResult } from './load';
-import { formatColumns } from './report';
+import { formatColumns, ratioLine } from './report';
 
 /** One measured phase: `workers` worker processes on the crt queue. */
 export interface CrtPhase {
@@ -17,6 +18,34 @@ export interface CrtReportInfo extends LoadOptions {
   apexCount: number;
   /** True when WORKER_CONCURRENCY was left unset, so the workers run with their default. */
   concurrencyIsDefault: boolean;
+  /** The bare BullMQ round trip measured in the same run (issue 15's baseline). */
+  baseline: RoundTripResult;
+}
+
+/** ms: issue 15's bound on the client p99 of a crt run. */
+const P99_TARGET_MS = 150;
+
+/** Issue 15's speed targets for crt, per phase: ratio to the baseline, p99, non-2xx. */
+function targetLines(phases: readonly CrtPhase[], baseline: RoundTripResult): string {
+  const lines = phases.map(({ workers, load, concurrency, split }) => {
+    // Little's law on the worker slots: with every slot busy, each run holds one for slots ÷ runs/s.
+    const slots = concurrency.reduce<number>((sum, c) => sum + (c ?? 0), 0);
+    const rate = runsPerSecond(load);
+    const slotMs = slots > 0 && rate > 0 ? (slots / rate) * 1_000 : null;
+    const slot =
+      slotMs === null
+        ? ''
+        : `\n  ${slots} worker slots ÷ ${rate.toFixed(1)} runs/s = ${ms(slotMs)} ms per run in a slot if all were busy, ` +
+          `of which the capability (started→finished p50) ${ms(split.worker.p50)} ms: the rest is the job's ` +
+          'pick-up, its claim and its report round trips (or idle slots)';
+    const p99 = `p99 ${ms(load.p99Ms)} ms (target ≤ ${P99_TARGET_MS}: ${load.p99Ms <= P99_TARGET_MS ? 'met' : 'MISSED'})`;
+    const errors = load.non2xx + load.errors;
+    return [
+      `${workers} worker(s): ${ratioLine('crt runs/s ÷ BullMQ round trips/s', runsPerSecond(load), baseline.perSecond, { atLeast: 0.25 })};`,
+      `  ${p99}; non-2xx + errors ${errors} (target 0: ${errors === 0 ? 'met' : 'MISSED'})${slot}`,
+    ].join('\n');
+  });
+  return ['', describeRoundTrip(baseline), ...lines].join('\n');
 }
 
 function ms(value: number | null): string {
@@ -105,12 +134,13 @@ export function formatCrtReport(phases: readonly CrtPhase[], info: CrtReportInfo
     intro,
     throughput,
     '\nruns/s = HTTP 200 answers (completed runs) per second; p50/p99 = client latency of 2xx answers (autocannon).',
+    targetLines(phases, info.baseline),
     '\nWhere the time goes: p50 / p99 ms over the completed runs of each phase (orchestrator.runs).',
     split,
     [
       '',
-      'queue wait       = started_at − created_at: wallet quote inside the insert transaction, commit,',
-      '                   enqueue, and the wait for a free worker slot;',
+      'queue wait       = started_at − created_at: recording the run (wallet quote), enqueue, the wait for',
+      "                   a free worker slot; since issue 15 also the worker's claimAttempt RPC (it sets started_at);",
       'worker           = finished_at − started_at: the whole job, provider included;',
       'provider         = metrics.provider_ms: of that, the wait on the (loopback) provider;',
       'gateway+bus ≈    = client p50 − created→finished p50 (a difference of medians, approximate):',
@@ -122,10 +152,11 @@ export function formatCrtReport(phases: readonly CrtPhase[], info: CrtReportInfo
     finer,
     [
       '',
-      'created→dispatched = insert, wallet quote, commit, enqueue, then the UPDATE of dispatched_at: written',
-      '                     after the enqueue returns, so a worker often starts first (can exceed queue wait);',
-      "finished→recorded  = the worker's `completed` report through runs.report until the orchestrator",
-      '                     stored it (updated_at);',
+      'created→dispatched = before issue 15: insert, wallet quote, commit, enqueue, then the UPDATE of',
+      '                     dispatched_at (after the enqueue: can exceed queue wait); since issue 15',
+      '                     dispatched_at is written with the run, before the enqueue, so ≈ 0;',
+      "finished→recorded  = the worker's `completed` report until the orchestrator stored it (updated_at):",
+      '                     a runs.report job before issue 15, the reportRun RPC since;',
       'gateway ≈          = client p50 − created→recorded p50: auth, validation, the startCrtRun RPC',
       '                     hop before the insert, run.finished (carrying the run) → the answer.',
     ].join('\n'),

@@ -1,14 +1,18 @@
 // Issue 3's benchmark: crt runs through the whole platform (gateway → orchestrator → queue →
 // worker → provider → stored run → gateway), with the providers on loopback and the per-apex cache
 // off, so every request is a new run with a provider call. Measured with 1 worker process, then
-// with a second one on the same queues; the runs' own timestamps say where the time went.
+// with a second one on the same queues; the runs' own timestamps say where the time went. Issue 15:
+// a bare BullMQ round trip is measured in the same run, before the phases, as the baseline the
+// crt figures are a ratio of.
 
 import { type StackReplica, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
 import type { Client } from 'pg';
+import { measureBullmqRoundTrip } from './bullmq-baseline';
 import { announcedString, type ChildServer, startChildServer } from './child-server';
 import { type CrtPhase, formatCrtReport } from './crt-report';
 import { connectRunsDatabase, type RunTimeSplit, runTimeSplit, waitForRunsToSettle } from './crt-run-stats';
 import { type LoadOptions, type LoadTarget, measure } from './load';
+import { BENCH_START_TIMEOUT_MS } from './stack-start';
 import { announcedWorkers } from './worker-heartbeats';
 
 /** Distinct apexes the requests cycle through (the fake provider sizes its answer per apex). */
@@ -123,10 +127,13 @@ export async function benchCrt(options: LoadOptions): Promise<void> {
         CRT_CACHE_TTL_MS: '0',
       },
       quiet: true,
+      startTimeoutMs: BENCH_START_TIMEOUT_MS,
     });
     db = await connectRunsDatabase(stack.databaseUrl);
     const apexes = benchApexes(APEX_COUNT);
     await preflight(stack, apexes[0] ?? 'example.com');
+    // On the stack's Redis, with the stack idle: the same Redis and machine the runs then use.
+    const baseline = await measureBullmqRoundTrip(stack.redisUrl, options);
     const phases: CrtPhase[] = [];
     for (const workers of WORKER_COUNTS) {
       while (replicas.length + 1 < workers) replicas.push(await stack.startReplica('worker'));
@@ -135,6 +142,7 @@ export async function benchCrt(options: LoadOptions): Promise<void> {
     console.log(
       formatCrtReport(phases, {
         ...options,
+        baseline,
         apexCount: APEX_COUNT,
         concurrencyIsDefault: process.env.WORKER_CONCURRENCY === undefined,
       }),

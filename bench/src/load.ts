@@ -116,3 +116,46 @@ export async function measure(target: LoadTarget, options: LoadOptions): Promise
     rejected,
   };
 }
+
+/** Two halves of one target's measurement as one result: counts summed, rates over the summed time. */
+function combine(first: LoadResult, second: LoadResult): LoadResult {
+  const durationSeconds = first.durationSeconds + second.durationSeconds;
+  const statusCounts: Record<string, number> = { ...first.statusCounts };
+  for (const [status, n] of Object.entries(second.statusCounts))
+    statusCounts[status] = (statusCounts[status] ?? 0) + n;
+  const requests = first.requests + second.requests;
+  return {
+    name: first.name,
+    requestsPerSecond: durationSeconds > 0 ? requests / durationSeconds : 0,
+    // Percentiles cannot be merged exactly from two summaries: the mean of the halves' p50 and the
+    // larger p99 (the pessimistic one).
+    p50Ms: (first.p50Ms + second.p50Ms) / 2,
+    p99Ms: Math.max(first.p99Ms, second.p99Ms),
+    meanMs: (first.meanMs * first.requests + second.meanMs * second.requests) / Math.max(1, requests),
+    requests,
+    non2xx: first.non2xx + second.non2xx,
+    errors: first.errors + second.errors,
+    timeouts: first.timeouts + second.timeouts,
+    statusCounts,
+    durationSeconds,
+    rejected: first.rejected + second.rejected,
+  };
+}
+
+/**
+ * A target and its baseline measured in the order baseline, target, target, baseline, each half the
+ * duration (after one warm-up of each): on a machine whose load drifts, a drift that is linear in
+ * time weighs on both alike, so their ratio holds better than after two back-to-back runs.
+ */
+export async function measureAgainst(
+  baseline: LoadTarget,
+  target: LoadTarget,
+  options: LoadOptions,
+): Promise<{ baseline: LoadResult; target: LoadResult }> {
+  const half = { ...options, durationSeconds: Math.max(1, options.durationSeconds / 2) };
+  const b1 = await measure(baseline, half);
+  const t1 = await measure(target, half);
+  const t2 = await measure(target, { ...half, warmupSeconds: 0 });
+  const b2 = await measure(baseline, { ...half, warmupSeconds: 0 });
+  return { baseline: combine(b1, b2), target: combine(t1, t2) };
+}

@@ -1,6 +1,9 @@
 // `pnpm bench [scenario]`: finds or starts PostgreSQL and Redis (as the integration tests do),
 // runs the scenarios and prints their figures. Figures go to docs/performance.md by hand, with the
-// date and the machine. Tune with BENCH_CONNECTIONS (32), BENCH_DURATION_S (10), BENCH_WARMUP_S (3).
+// date and the machine. Tune with BENCH_CONNECTIONS (32), BENCH_DURATION_S (10), BENCH_WARMUP_S (3),
+// BENCH_SCALE_JOBS (60: jobs per phase of `scale`). Issue 15's targets: `crt` (vs a bare BullMQ
+// round trip), `pii`, `whoami`, `mcp`, `scale` (1 vs 2 worker processes), `stored-runs` (1,000 vs
+// 1,000,000 stored runs); each prints its ratios beside the target.
 import { findWorkspaceRoot, prepareIntegrationStack } from '@svc/devstack';
 import { benchCatalog } from './catalog';
 import { benchCrt } from './crt';
@@ -9,7 +12,10 @@ import type { LoadOptions } from './load';
 import { benchMcp } from './mcp';
 import { benchPii } from './pii';
 import { benchRateLimit } from './rate-limit';
+import { benchScale } from './scale';
+import { benchStoredRuns } from './stored-runs';
 import { benchUploads } from './uploads';
+import { benchWhoami } from './whoami';
 
 const scenarios: Record<string, (options: LoadOptions) => Promise<void>> = {
   catalog: benchCatalog,
@@ -19,6 +25,9 @@ const scenarios: Record<string, (options: LoadOptions) => Promise<void>> = {
   mcp: benchMcp,
   'rate-limit': benchRateLimit,
   uploads: async () => benchUploads(),
+  whoami: benchWhoami,
+  scale: benchScale,
+  'stored-runs': benchStoredRuns,
 };
 
 function intFromEnv(name: string, fallback: number): number {

@@ -4,10 +4,12 @@
 // describe is public: it ignores the key it is sent, where every MCP request verifies it (a
 // PostgreSQL lookup). The whoami row (the same key, no catalog) shows what that check costs on its
 // own, so MCP minus REST describe is the key check plus the MCP layer: JSON-RPC parsing, the
-// per-request server, tool dispatch and the framing of the answer.
+// per-request server, tool dispatch and the framing of the answer. Issue 15: REST describe and MCP
+// are measured alternately (measureAgainst) and their ratio printed beside the target (≥ 0.5×).
 import { startTestStack } from '@svc/testkit';
-import { type LoadOptions, type LoadResult, measure } from './load';
-import { formatTable } from './report';
+import { type LoadOptions, type LoadResult, measure, measureAgainst } from './load';
+import { formatTable, ratioLine } from './report';
+import { BENCH_START_TIMEOUT_MS } from './stack-start';
 
 const PROTOCOL_VERSION = '2025-11-25';
 
@@ -16,29 +18,19 @@ export async function benchMcp(options: LoadOptions): Promise<void> {
     services: ['gateway', 'registry', 'wallet'],
     env: { LOG_LEVEL: 'warn' },
     quiet: true,
+    startTimeoutMs: BENCH_START_TIMEOUT_MS,
   });
   try {
     const key = await stack.createApiKey({ scopes: ['capabilities:read'], clientName: 'bench-mcp' });
     const api = stack.gatewayUrl;
     const rows: LoadResult[] = [];
-    const rest = await measure(
+    const whoami = await measure(
       {
-        name: 'REST GET /api/capabilities/crt',
-        url: `${api}/api/capabilities/crt`,
+        name: 'REST GET /api/account/whoami (key check only)',
+        url: `${api}/api/account/whoami`,
         headers: { authorization: `Bearer ${key.apiKey}` },
       },
       options,
-    );
-    rows.push(rest);
-    rows.push(
-      await measure(
-        {
-          name: 'REST GET /api/account/whoami (key check only)',
-          url: `${api}/api/account/whoami`,
-          headers: { authorization: `Bearer ${key.apiKey}` },
-        },
-        options,
-      ),
     );
     const headers = {
       authorization: `Bearer ${key.apiKey}`,
@@ -62,7 +54,12 @@ export async function benchMcp(options: LoadOptions): Promise<void> {
     if (probe.status !== 200 || !succeeded(answer)) {
       throw new Error(`MCP describe did not succeed (${probe.status}): ${answer.slice(0, 300)}`);
     }
-    const mcp = await measure(
+    const { baseline: rest, target: mcp } = await measureAgainst(
+      {
+        name: 'REST GET /api/capabilities/crt',
+        url: `${api}/api/capabilities/crt`,
+        headers: { authorization: `Bearer ${key.apiKey}` },
+      },
       {
         name: 'MCP tools/call svc_capability_describe',
         url: `${api}/mcp`,
@@ -74,9 +71,17 @@ export async function benchMcp(options: LoadOptions): Promise<void> {
       options,
     );
     if (mcp.rejected > 0) throw new Error(`${mcp.rejected} MCP answers were not successful tool results`);
-    rows.push(mcp);
-    console.log(`\nmcp: describe crt through MCP vs REST (${options.connections} connections)`);
+    rows.push(rest, whoami, mcp);
+    console.log(
+      `\nmcp: describe crt through MCP vs REST (${options.connections} connections; REST and MCP measured ` +
+        'alternately, REST, MCP, MCP, REST, halves combined: p50 = mean of the halves, p99 = the larger)',
+    );
     console.log(formatTable(rows, rest));
+    console.log(
+      ratioLine('MCP describe req/s ÷ REST describe req/s', mcp.requestsPerSecond, rest.requestsPerSecond, {
+        atLeast: 0.5,
+      }),
+    );
   } finally {
     await stack.close();
   }

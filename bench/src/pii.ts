@@ -3,13 +3,16 @@
 // hold under the client lock → queue → worker → report → capture). Each loop of the load generator
 // quotes a ~1,500-character text (2 priced units) and runs it with a new Idempotency-Key, at 32
 // connections, with 1 worker process and then 2. The runs' own timestamps say how long the work
-// behind each accepted run took.
+// behind each accepted run took. Issue 15: a bare BullMQ round trip measured in the same run is the
+// baseline; pairs/s ÷ round trips/s is compared with the same ratio measured before issue 15.
 import { type StackReplica, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
 import type { Client } from 'pg';
+import { describeRoundTrip, measureBullmqRoundTrip, type RoundTripResult } from './bullmq-baseline';
 import { connectRunsDatabase, runTimeSplit, waitForRunsToSettle } from './crt-run-stats';
 import type { LoadOptions } from './load';
 import { measurePairs, type PairLoadResult } from './quote-run-load';
-import { formatColumns } from './report';
+import { formatColumns, formatRatio } from './report';
+import { BENCH_START_TIMEOUT_MS } from './stack-start';
 import { announcedWorkers } from './worker-heartbeats';
 
 const WORKER_COUNTS = [1, 2] as const;
@@ -23,6 +26,13 @@ type ClientMode = (typeof CLIENT_MODES)[number];
 const STACK_WARMUP_S = 10;
 // ms: how long the bench waits for runs still queued when a phase ends.
 const SETTLE_TIMEOUT_MS = 180_000;
+/**
+ * pairs/s ÷ bare BullMQ round trips/s before issue 15: the issue's own table, ≈ 47 pairs/s beside a
+ * round trip of ≈ 2,100–2,400/s (mid 2,250) on the project's machine. Re-measured at commit 4e5edb7
+ * with this scenario on a machine under load 20–35: 0.004–0.011 (docs/performance.md), i.e. not
+ * better. Issue 15's target is 10× this ratio.
+ */
+const BEFORE_RATIO = 47 / 2_250;
 const SAMPLE =
   'Dear customer, your order ships Monday. Questions? Write to support@example.com or call +1 (555) 010-7788. ' +
   'Refunds go to IBAN GB82 WEST 1234 5698 7654 32; the card on file ends 4242. ';
@@ -141,7 +151,20 @@ async function phase(
 
 const ms = (value: number | null) => (value === null || Number.isNaN(value) ? '-' : value.toFixed(0));
 
-function report(phases: readonly PiiPhase[], options: LoadOptions): string {
+/** Per phase: pairs/s as a ratio of the baseline, and that ratio against the one before issue 15. */
+function targetLines(phases: readonly PiiPhase[], baseline: RoundTripResult): string {
+  const lines = phases.map((p) => {
+    const ratio = p.load.pairsPerSecond / baseline.perSecond;
+    const verdict = ratio >= 10 * BEFORE_RATIO ? 'met' : 'MISSED';
+    return (
+      `${p.workers}w/${p.clients}: ratio pairs/s ÷ BullMQ round trips/s = ${ratio.toFixed(4)}, ` +
+      `${formatRatio(ratio, BEFORE_RATIO)} the ratio before issue 15 (${BEFORE_RATIO.toFixed(4)}; target ≥ 10×: ${verdict})`
+    );
+  });
+  return [describeRoundTrip(baseline), ...lines].join('\n');
+}
+
+function report(phases: readonly PiiPhase[], options: LoadOptions, baseline: RoundTripResult): string {
   const header = [
     'workers',
     'clients',
@@ -175,6 +198,7 @@ function report(phases: readonly PiiPhase[], options: LoadOptions): string {
     `pii-redact quote+run, ${options.connections} connections, ${options.durationSeconds} s per phase (latencies in ms)`,
     formatColumns(header, rows),
     `answers: ${statuses}`,
+    targetLines(phases, baseline),
   ].join('\n');
 }
 
@@ -187,6 +211,7 @@ export async function benchPii(options: LoadOptions): Promise<void> {
       services: ['registry', 'wallet', 'orchestrator', 'worker', 'gateway'],
       env: { LOG_LEVEL: 'warn' },
       quiet: true,
+      startTimeoutMs: BENCH_START_TIMEOUT_MS,
     });
     db = await connectRunsDatabase(stack.databaseUrl);
     await preflight(stack);
@@ -195,12 +220,14 @@ export async function benchPii(options: LoadOptions): Promise<void> {
     if (options.warmupSeconds > 0) {
       await warmUp(stack, db, 'stack-warmup', 'client per connection', options.connections, STACK_WARMUP_S);
     }
+    // On the stack's Redis, the stack idle (warm-up runs settled): the baseline of this run.
+    const baseline = await measureBullmqRoundTrip(stack.redisUrl, options);
     const phases: PiiPhase[] = [];
     for (const workers of WORKER_COUNTS) {
       while (replicas.length + 1 < workers) replicas.push(await stack.startReplica('worker'));
       for (const mode of CLIENT_MODES) phases.push(await phase(stack, db, workers, mode, options));
     }
-    console.log(report(phases, options));
+    console.log(report(phases, options, baseline));
   } finally {
     await db?.end().catch(() => undefined);
     await stack?.close();

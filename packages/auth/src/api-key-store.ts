@@ -6,7 +6,7 @@ import { digestsEqual, hashSecret } from './secret-hash';
 
 // last_used_at is written at most once per this interval per key, so verification does not turn
 // every authenticated request into a database write.
-const DEFAULT_TOUCH_INTERVAL_MS = 60_000;
+export const DEFAULT_TOUCH_INTERVAL_MS = 60_000;
 // A new key id can collide with an existing one (≈62 bits, so practically never) and two
 // concurrent creates can race on a new client name; both surface as a unique violation (P2002)
 // and are retried with a fresh transaction.
@@ -36,6 +36,14 @@ export interface VerifiedApiKey {
   scopes: Scope[];
   /** auth.clients.rate_limits as stored (the operator's budget overrides); the gateway validates it. */
   rateLimits: unknown;
+}
+
+/** What `lookup` finds: the identity, and the row's id and last use for recording use later. */
+export interface LookedUpApiKey {
+  /** auth.api_keys.id (not the key id): what `recordUse` takes. */
+  id: string;
+  lastUsedAt: Date | null;
+  identity: VerifiedApiKey;
 }
 
 export interface ApiKeyListing {
@@ -125,12 +133,23 @@ export class ApiKeyStore {
   }
 
   /**
-   * The identity behind a presented key, or null. Malformed keys and bad checksums are rejected
-   * before any lookup. For a well-formed key the secret is hashed and compared in constant time
-   * whether or not the key id exists (a dummy digest stands in), so response time does not tell
-   * which key ids exist. Revoked keys verify as null.
+   * The identity behind a presented key, or null, and records the use (awaited). Malformed keys and
+   * bad checksums are rejected before any lookup. For a well-formed key the secret is hashed and
+   * compared in constant time whether or not the key id exists (a dummy digest stands in), so
+   * response time does not tell which key ids exist. Revoked keys verify as null.
+   * The gateway uses `lookup` (through VerifiedKeyCache) and records use in the background instead.
    */
   async verify(presented: string): Promise<VerifiedApiKey | null> {
+    const found = await this.lookup(presented);
+    if (found === null) {
+      return null;
+    }
+    await this.touch([found.id], found.lastUsedAt);
+    return found.identity;
+  }
+
+  /** As `verify`, without writing last_used_at: the row id and its last use come back for the caller. */
+  async lookup(presented: string): Promise<LookedUpApiKey | null> {
     const parsed = parseApiKey(presented);
     if (parsed === null) {
       return null;
@@ -144,15 +163,27 @@ export class ApiKeyStore {
     if (live === null || !matches) {
       return null;
     }
-    await this.touch(live.id, live.lastUsedAt);
     return {
-      clientId: live.clientId,
-      clientName: live.client.name,
-      keyId: live.keyId,
-      scopes: scopesFromStored(live.scopes),
-      // Read with the client row this query already fetches: rate limits cost no query of their own.
-      rateLimits: live.client.rateLimits,
+      id: live.id,
+      lastUsedAt: live.lastUsedAt,
+      identity: {
+        clientId: live.clientId,
+        clientName: live.client.name,
+        keyId: live.keyId,
+        scopes: scopesFromStored(live.scopes),
+        // Read with the client row this query already fetches: rate limits cost no query of their own.
+        rateLimits: live.client.rateLimits,
+      },
     };
+  }
+
+  /**
+   * Records use of several keys (row ids from `lookup`) in one UPDATE, each at most once per touch
+   * interval; the condition sits in the UPDATE itself, so gateway replicas that all batch the same
+   * key still write it once per interval.
+   */
+  async recordUse(ids: readonly string[]): Promise<void> {
+    await this.touch(ids, null);
   }
 
   /** Keys (newest last), optionally of one client. Never returns a secret or its hash. */
@@ -195,15 +226,16 @@ export class ApiKeyStore {
   /**
    * Records use at most once per touch interval. The condition sits in the UPDATE itself, so
    * concurrent requests (or gateway replicas) that all saw a stale value still write only once.
+   * `lastUsedAt` (one key's value as read) skips the statement when it is already recent.
    */
-  private async touch(id: string, lastUsedAt: Date | null): Promise<void> {
+  private async touch(ids: readonly string[], lastUsedAt: Date | null): Promise<void> {
     const now = this.now();
     const threshold = new Date(now.getTime() - this.touchIntervalMs);
-    if (lastUsedAt !== null && lastUsedAt > threshold) {
+    if (ids.length === 0 || (lastUsedAt !== null && lastUsedAt > threshold)) {
       return;
     }
     await this.prisma.apiKey.updateMany({
-      where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: threshold } }] },
+      where: { id: { in: [...ids] }, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: threshold } }] },
       data: { lastUsedAt: now },
     });
   }

@@ -14,9 +14,11 @@ export type {
   CreateApiKeyHook,
   CreateApiKeyInput,
   CreatedApiKey,
+  LookedUpApiKey,
   VerifiedApiKey,
 } from './api-key-store';
 export { ApiKeyStore } from './api-key-store';
+export { KeyUseRecorder, type KeyUseRecorderOptions } from './key-use-recorder';
 export type { ProvisionClientInput } from './provision-client';
 export { DEFAULT_OPENING_BALANCE_NOTE, provisionClient } from './provision-client';
 export { allScopes, hasScopes, isScope, parseScopes, UnknownScopeError } from './scopes';

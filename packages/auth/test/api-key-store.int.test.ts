@@ -169,6 +169,36 @@ describe('ApiKeyStore', () => {
     expect(await lastUsed()).toBe('2030-01-01T00:01:00.000Z');
   });
 
+  it('lookup writes nothing; recordUse writes several keys in one statement, once per minute each', async () => {
+    let now = new Date('2031-01-01T00:00:00.000Z');
+    const clocked = new ApiKeyStore(prisma, { now: () => now });
+    const a = await clocked.create({ clientName: 'batch', scopes: ['billing:read'] });
+    const b = await clocked.create({ clientName: 'batch', scopes: ['billing:read'] });
+    const lastUsed = async (keyId: string) =>
+      (await prisma.apiKey.findUniqueOrThrow({ where: { keyId } })).lastUsedAt?.toISOString();
+
+    const foundA = await clocked.lookup(a.apiKey);
+    const foundB = await clocked.lookup(b.apiKey);
+    expect(foundA?.identity.keyId).toBe(a.keyId);
+    expect(await clocked.lookup(tamperedSecret(a.apiKey))).toBeNull();
+    expect(await lastUsed(a.keyId)).toBeUndefined();
+
+    await clocked.recordUse([foundA?.id ?? '', foundB?.id ?? '']);
+    expect([await lastUsed(a.keyId), await lastUsed(b.keyId)]).toEqual([
+      '2031-01-01T00:00:00.000Z',
+      '2031-01-01T00:00:00.000Z',
+    ]);
+    now = new Date('2031-01-01T00:00:30.000Z');
+    await clocked.recordUse([foundA?.id ?? '']); // within the minute (another replica, say): no write
+    expect(await lastUsed(a.keyId)).toBe('2031-01-01T00:00:00.000Z');
+    now = new Date('2031-01-01T00:01:00.000Z');
+    await clocked.recordUse([foundA?.id ?? '']);
+    expect([await lastUsed(a.keyId), await lastUsed(b.keyId)]).toEqual([
+      '2031-01-01T00:01:00.000Z',
+      '2031-01-01T00:00:00.000Z',
+    ]);
+  });
+
   it('never stores the secret: no text or bytea column of auth.* contains it', async () => {
     const created = await store.create({ clientName: 'leak-check', scopes: ['billing:read'], label: 'x' });
     const secret = parseApiKey(created.apiKey)?.secret ?? '';

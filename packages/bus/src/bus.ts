@@ -55,6 +55,25 @@ const PHASES: readonly Phase[] = ['consumers', 'queues', 'connections'];
 
 const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 
+/**
+ * ms: how long a BullMQ Worker (`runRetryDelay`) or QueueEvents waits after a command failed on a
+ * lost connection before it tries again. BullMQ waits 15 s (Worker) and 5 s (QueueEvents): a worker
+ * caught by a Redis restart then took no job for up to 15 s after Redis was back (issue 15 item 7).
+ * Their commands wait for the reconnection themselves (`maxRetriesPerRequest: null`), so a short
+ * pause cannot turn into a busy loop while Redis is down.
+ */
+export const CONSUMER_RETRY_DELAY_MS = 500;
+
+/** QueueEvents that resumes reading within CONSUMER_RETRY_DELAY_MS of a reconnection, not 5 s. */
+class PromptQueueEvents extends QueueEvents {
+  protected override checkConnectionError<T>(
+    fn: () => Promise<T>,
+    delayInMs: number = CONSUMER_RETRY_DELAY_MS,
+  ): Promise<T | undefined> {
+    return super.checkConnectionError(fn, Math.min(delayInMs, CONSUMER_RETRY_DELAY_MS));
+  }
+}
+
 /** The Bus implementation; other bus modules reach its internals through `busInternals`. */
 class BusImpl<C extends BusCatalog = BusCatalog> implements Bus<C> {
   readonly catalog: C;
@@ -89,6 +108,9 @@ class BusImpl<C extends BusCatalog = BusCatalog> implements Bus<C> {
         name: `${this.prefix}:producer`,
         logger: this.logger,
       });
+      // Every request that arrives while the connection is being made waits on its events
+      // (waitForReady: three listeners each): dozens at once are expected, not a leak.
+      producer.setMaxListeners(0);
       this.producer = producer;
       this.own('connections', { close: () => quitOrDisconnect(producer, this.closeTimeoutMs) });
     }
@@ -179,7 +201,7 @@ class BusImpl<C extends BusCatalog = BusCatalog> implements Bus<C> {
     const producer = await this.readyProducer(this.closeTimeoutMs);
     const newest = await producer.xrevrange(this.queue(name).toKey('events'), '+', '-', 'COUNT', 1);
     this.assertOpen();
-    const events = new QueueEvents(name, {
+    const events = new PromptQueueEvents(name, {
       connection: this.blockingConnection(),
       prefix: this.prefix,
       lastEventId: newest[0]?.[0] ?? '0-0',

@@ -38,6 +38,12 @@ export { type CreateRedisOptions, createRedis, type RedisRole, redactRedisUrl } 
 export { createRpcClient, type RpcClient, type RpcClientOptions } from './rpc/client';
 export { type RpcServer, type ServeRpcOptions, type ServiceHandlers, serveRpc } from './rpc/server';
 export type { RpcContext, RpcHandler, RpcHandlers } from './rpc/types';
+export {
+  type KeepJobScheduledOptions,
+  type KeptSchedule,
+  keepJobScheduled,
+  SCHEDULE_CHECK_INTERVAL_MS,
+} from './schedules';
 export { BUS_KEY_BYTES, BusSealer, SealError, type SealedValue } from './sealing';
 export {
   readServiceReadiness,

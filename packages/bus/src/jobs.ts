@@ -1,7 +1,7 @@
 import { formatZodError, ServiceUnavailableError } from '@svc/errors';
 import type { Logger } from '@svc/log';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
-import { type Bus, busInternals, type ConsumerHandle } from './bus';
+import { type Bus, busInternals, CONSUMER_RETRY_DELAY_MS, type ConsumerHandle } from './bus';
 import {
   type BusCatalog,
   catalogEntry,
@@ -219,6 +219,7 @@ export function processJobs<C extends BusCatalog, N extends JobNameOf<C>>(
     prefix: internals.prefix,
     concurrency: options.concurrency ?? 1,
     name: `${name}:${process.pid}`,
+    runRetryDelay: CONSUMER_RETRY_DELAY_MS,
     ...(options.lockDurationMs === undefined ? {} : { lockDuration: options.lockDurationMs }),
     ...(options.stalledIntervalMs === undefined ? {} : { stalledInterval: options.stalledIntervalMs }),
     ...(options.maxStalledCount === undefined ? {} : { maxStalledCount: options.maxStalledCount }),

@@ -18,6 +18,20 @@ export function rpcQueueName(service: string): string {
   return `rpc.${service}`;
 }
 
+/**
+ * Redis list holding the requests to one service (LPUSH by callers, BLMPOP by its responders):
+ * `<prefix>:rpc.wallet`. BullMQ's keys of a queue are `<prefix>:<queue>:<type>`, so this key never
+ * collides with what an older BullMQ-based responder left under the same queue name.
+ */
+export function rpcRequestListKey(prefix: string, service: string): string {
+  return `${prefix}:${rpcQueueName(service)}`;
+}
+
+/** Pub/sub channel one RPC caller (one bus) receives its replies on: `<prefix>:rpc-replies:<id>`. */
+export function rpcReplyChannel(prefix: string, callerId: string): string {
+  return `${prefix}:rpc-replies:${callerId}`;
+}
+
 /** Queue of one background job type: `jobs.system.echo`, … */
 export function jobQueueName(job: string): string {
   return `jobs.${job}`;

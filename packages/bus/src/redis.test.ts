@@ -1,4 +1,4 @@
-import { createErrorLogLimiter, redactRedisUrl } from './redis';
+import { createErrorLogLimiter, RECONNECT_MAX_DELAY_MS, reconnectDelayMs, redactRedisUrl } from './redis';
 
 describe('redactRedisUrl', () => {
   it('hides the password and user, keeps host, port and database', () => {
@@ -39,5 +39,17 @@ describe('createErrorLogLimiter', () => {
     expect(limiter.reset()).toBe(0);
     now = 1;
     expect(limiter.record()).toEqual({ log: true, suppressed: 0 });
+  });
+});
+
+describe('reconnectDelayMs', () => {
+  it('climbs by 100 ms, never past a second (plus jitter), and never gives up', () => {
+    const noJitter = () => 0;
+    expect([1, 2, 5, 10, 11, 1_000].map((times) => reconnectDelayMs(times, noJitter))).toEqual([
+      100, 200, 500, 1_000, 1_000, 1_000,
+    ]);
+    const maxJitter = () => 0.999;
+    expect(reconnectDelayMs(50, maxJitter)).toBeLessThan(RECONNECT_MAX_DELAY_MS + 100);
+    expect(reconnectDelayMs(50, maxJitter)).toBeGreaterThan(RECONNECT_MAX_DELAY_MS);
   });
 });

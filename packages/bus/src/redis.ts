@@ -22,6 +22,22 @@ export interface CreateRedisOptions {
 
 /** ms: at most one connection-error line per client per window (a down Redis errors on every retry). */
 const ERROR_LOG_WINDOW_MS = 10_000;
+/** ms: the longest wait between two reconnection attempts (before jitter). */
+export const RECONNECT_MAX_DELAY_MS = 1_000;
+/** ms: random spread added to each wait, so a fleet's connections do not all retry in step. */
+const RECONNECT_JITTER_MS = 100;
+
+/**
+ * ms to wait before reconnection attempt `times` (1-based): 100, 200, … capped at
+ * RECONNECT_MAX_DELAY_MS, plus jitter. ioredis 6's default ladder doubles up to 5 s, so a client
+ * could still be waiting 5 s after Redis came back, and every request it carries answers 503
+ * meanwhile (issue 15 item 7). A refused connect costs next to nothing, so retrying once a second
+ * for the length of an outage is cheap; never gives up (null would end the client for good).
+ */
+export function reconnectDelayMs(times: number, random: () => number = Math.random): number {
+  const base = Math.min(Math.max(1, times) * 100, RECONNECT_MAX_DELAY_MS);
+  return base + Math.floor(random() * RECONNECT_JITTER_MS);
+}
 
 function roleOptions(role: RedisRole): RedisOptions {
   switch (role) {
@@ -58,6 +74,8 @@ export function createRedis(url: string, options: CreateRedisOptions): Redis {
   const client = new Redis(url, {
     ...roleOptions(options.role),
     connectionName: options.name,
+    // BullMQ copies these options into the connections it duplicates from this client.
+    retryStrategy: (times: number) => reconnectDelayMs(times),
     // ms: after disconnect(), how long ioredis waits for the socket to close before destroying it.
     // Its timer (default 2_000) also runs for a socket that already failed (Redis down) and then
     // keeps the process alive that long after shutdown.

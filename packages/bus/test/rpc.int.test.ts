@@ -1,12 +1,12 @@
 import { InternalError, NotFoundError, ServiceUnavailableError } from '@svc/errors';
 import { memoryLogger } from '@svc/log';
-import { Queue } from 'bullmq';
 import type { z } from 'zod';
 import { pollUntil } from '../../testkit/src/poll';
-import { type Bus, BusSealer, createBus, createRpcClient, rpcQueueName, serveRpc } from '../src';
+import { type Bus, createBus, createRedis, createRpcClient, rpcQueueName, serveRpc } from '../src';
 import { sealingContext } from '../src/sealing';
 import { type TestCatalog, type TestHandlers, testCatalog } from './catalog';
 import { busKeys, deletePrefix, redisUrl, sleep, uniquePrefix } from './helpers';
+import { rawRpcRequests } from './rpc-raw';
 
 const prefix = uniquePrefix('rpc');
 const { logger, lines } = memoryLogger();
@@ -20,6 +20,10 @@ afterAll(async () => {
   await bus.close();
   await deletePrefix(prefix);
 });
+
+/** Writes requests straight to a service's list, and reads the replies on a channel of its own. */
+const rawRequests = (service: 'registry' | 'wallet') =>
+  rawRpcRequests({ redisUrl, prefix, service, keys: busKeys });
 
 const CLIENT_ID = '0b9d7c1e-8a53-4c4e-9d0a-2f6f1f4f6a11';
 
@@ -63,7 +67,7 @@ function registryHandlers(
   };
 }
 
-describe('RPC over BullMQ', () => {
+describe('RPC over a Redis request list', () => {
   const seen: Array<z.output<TestCatalog['rpc']['registry']['search']['request']>> = [];
 
   beforeAll(async () => {
@@ -118,37 +122,61 @@ describe('RPC over BullMQ', () => {
     expect(seen.length).toBe(before);
   });
 
-  it('answers a malformed job payload with a 400 envelope instead of crashing', async () => {
-    const raw = new Queue(rpcQueueName('registry'), { connection: { url: redisUrl }, prefix });
-    const { QueueEvents } = await import('bullmq');
-    const events = new QueueEvents(rpcQueueName('registry'), { connection: { url: redisUrl }, prefix });
+  it('answers a malformed request with a 400 on its reply channel instead of crashing', async () => {
+    const raw = rawRequests('registry');
     try {
-      await events.waitUntilReady();
-      const sealer = new BusSealer(busKeys);
-      const queueName = rpcQueueName('registry');
-      const add = (method: string, data: unknown) =>
-        raw.add(method, sealer.seal(data, sealingContext.rpcRequest(prefix, queueName, method)));
-      const bad = await add('search', { request: { limit: 'lots' }, deadline: Date.now() + 5_000 });
-      const noDeadline = await add('search', { request: {} });
-      const unknown = await add('launch', { request: {}, deadline: Date.now() + 5_000 });
-      const unsealed = await raw.add('search', { request: {}, deadline: Date.now() + 5_000 });
-      for (const job of [bad, noDeadline, unknown, unsealed]) {
-        const reply = await job.waitUntilFinished(events, 5_000);
-        // The reply is sealed too, bound to its request job.
+      await raw.ready();
+      const inTime = () => Date.now() + 5_000;
+      const bad = await raw.push('search', { request: { limit: 'lots' }, deadline: inTime() });
+      const noDeadline = await raw.push('search', { request: {} });
+      const unknown = await raw.push('launch', { request: {}, deadline: inTime() });
+      const unsealed = await raw.push('search', { request: {}, deadline: inTime() }, { seal: false });
+      const redirected = await raw.push(
+        'search',
+        { request: {}, deadline: inTime() },
+        { sealedReplyTo: 'x' },
+      );
+      // Not a request at all: nothing to answer to, dropped (and logged).
+      await raw.pushText('{"not":"a request"');
+      for (const id of [bad, noDeadline, unknown, unsealed, redirected]) {
+        const reply = await pollUntil(() => raw.replies.get(id), { what: `the reply to ${id}` });
+        // The reply is sealed, bound to its request id.
         expect(JSON.stringify(reply)).not.toContain('status');
-        const opened = sealer.open(reply, sealingContext.rpcReply(prefix, queueName, job.name, job.id ?? ''));
+        const method = id === unknown ? 'launch' : 'search';
+        const opened = raw.sealer.open(
+          reply,
+          sealingContext.rpcReply(prefix, rpcQueueName('registry'), method, id),
+        );
         expect(opened).toMatchObject({ ok: false, error: { status: 400 } });
       }
+      await pollUntil(() =>
+        lines().some((line) => line.msg === 'rpc: dropped an entry that is not a request'),
+      );
       // The responder is still serving.
       const registry = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });
       await expect(registry.call('ping', {})).resolves.toMatchObject({ service: 'registry' });
     } finally {
-      await events.close();
       await raw.close();
     }
   });
 
-  it('serves many concurrent calls through one shared QueueEvents', async () => {
+  it('never runs a request that reaches it past its deadline, and sends it no reply', async () => {
+    const raw = rawRequests('registry');
+    try {
+      await raw.ready();
+      const before = seen.length;
+      const late = await raw.push('search', { request: { q: 'too late' }, deadline: Date.now() - 1 });
+      // A request behind it is answered: the late one was popped and dropped before it.
+      const fresh = await raw.push('search', { request: { q: 'in time' }, deadline: Date.now() + 5_000 });
+      await pollUntil(() => raw.replies.get(fresh), { what: 'the reply to the request in time' });
+      expect(raw.replies.has(late)).toBe(false);
+      expect(seen.slice(before).map((query) => query.q)).toEqual(['in time']);
+    } finally {
+      await raw.close();
+    }
+  });
+
+  it('serves many concurrent calls of one client, each with its own answer', async () => {
     const registry = createRpcClient(bus, 'registry', { timeoutMs: 10_000 });
     const answers = await Promise.all(
       Array.from({ length: 200 }, (_, i) => registry.call('search', { q: `query ${i}`, limit: 5 })),
@@ -169,6 +197,36 @@ describe('RPC timeouts', () => {
     expect(error).toMatchObject({ status: 503, message: 'vault service did not answer within 300 ms' });
     expect(elapsed).toBeGreaterThanOrEqual(250);
     expect(elapsed).toBeLessThan(900);
+  });
+
+  it('fails a call at its deadline when the handler is slow, and drops the late reply', async () => {
+    const slowId = '22222222-2222-4222-8222-222222222222';
+    const release: Array<() => void> = [];
+    const handlers = fakeWallet(async ({ client_id }) => {
+      if (client_id === slowId) await new Promise<void>((resolve) => release.push(resolve));
+      return balanceOf(client_id);
+    });
+    const spy = createRedis(redisUrl, { role: 'subscriber', name: `${prefix}:spy`, logger });
+    const published: string[] = [];
+    spy.on('pmessage', (_pattern: string, _channel: string, message: string) => published.push(message));
+    await spy.psubscribe(`${prefix}:rpc-replies:*`);
+    const server = serveRpc(bus, 'wallet', handlers);
+    try {
+      await server.waitUntilReady();
+      const wallet = createRpcClient(bus, 'wallet', { timeoutMs: 500 });
+      const error = await wallet.call('balance', { client_id: slowId }).catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      expect(error).toMatchObject({ status: 503, message: 'wallet service did not answer within 500 ms' });
+      // The handler finishes after the deadline and its reply is published: nobody takes it.
+      const before = published.length;
+      for (const resolve of release) resolve();
+      await pollUntil(() => published.length > before, { what: 'the late reply to be published' });
+      // The same client goes on with its own answers.
+      await expect(wallet.call('balance', { client_id: CLIENT_ID })).resolves.toEqual(balanceOf(CLIENT_ID));
+    } finally {
+      await server.close();
+      await spy.quit();
+    }
   });
 
   it('does not run a timed-out request later, when a responder starts', async () => {
@@ -193,6 +251,32 @@ describe('RPC timeouts', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('closes in order: a running handler finishes and is answered, a stuck one is cut at closeTimeoutMs', async () => {
+    const release: Array<() => void> = [];
+    const stuckId = '33333333-3333-4333-8333-333333333333';
+    const started: string[] = [];
+    const handlers = fakeWallet(async ({ client_id }) => {
+      started.push(client_id);
+      await new Promise<void>((resolve) => release.push(resolve));
+      if (client_id === stuckId) await new Promise<void>(() => {});
+      return balanceOf(client_id);
+    });
+    const server = serveRpc(bus, 'wallet', handlers, { closeTimeoutMs: 500 });
+    await server.waitUntilReady();
+    const wallet = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
+    const finishing = wallet.call('balance', { client_id: CLIENT_ID });
+    const impatient = createRpcClient(bus, 'wallet', { timeoutMs: 1_500 });
+    const stuck = impatient.call('balance', { client_id: stuckId }).catch((err: unknown) => err);
+    await pollUntil(() => started.length === 2);
+    const closed = server.close();
+    for (const resolve of release) resolve();
+    await closed;
+    await expect(finishing).resolves.toEqual(balanceOf(CLIENT_ID));
+    expect(lines().some((line) => String(line.msg).includes('handlers still running at close'))).toBe(true);
+    // The stuck call is never answered: 503 at its deadline.
+    expect(await stuck).toBeInstanceOf(ServiceUnavailableError);
   });
 
   it('heals when the responder is closed and started again', async () => {

@@ -12,15 +12,15 @@ import {
   openJobData,
   processJobs,
   publishEvent,
-  rpcQueueName,
   serveRpc,
   subscribeEvents,
 } from '../src';
+import { rpcRequestListKey } from '../src/names';
 import { type TestCatalog, testCatalog } from './catalog';
 import { busKeys, deletePrefix, redisUrl, uniquePrefix } from './helpers';
 
-// What the bus itself leaves in Redis (issue 13, finding 9): job payloads, RPC requests and replies
-// (job hashes and the queue's events stream) and events are sealed, and a capability job that has
+// What the bus itself leaves in Redis (issue 13, finding 9): job payloads, RPC requests (on their
+// list) and replies (over pub/sub) and events are sealed, and a capability job that has
 // finished keeps no payload at all. The platform-wide scan is services/gateway/test/redis-at-rest.
 
 const prefix = uniquePrefix('sealed');
@@ -78,7 +78,25 @@ it('seals a capability job payload, and drops it once the job has finished', asy
   expect(await storedText(queue, jobId)).not.toContain('Ada');
 });
 
-it('seals RPC requests and replies in the job hash and in the events stream', async () => {
+it('seals RPC requests on the request list and replies on the reply channel', async () => {
+  const registry = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });
+  const q = SECRET.slice(0, 100);
+  // No responder yet: the request waits on the list, as it is stored in Redis.
+  const answer = registry.call('search', { q });
+  const listKey = rpcRequestListKey(prefix, 'registry');
+  const waiting = await pollUntil(async () => {
+    const entries = await redis.lrange(listKey, 0, -1);
+    return entries.length > 0 ? entries : undefined;
+  });
+  for (const entry of waiting) {
+    expect(entry).toContain('"sealed":"v1.');
+    expect(entry).not.toContain('Ada');
+  }
+
+  const spy = createRedis(redisUrl, { role: 'subscriber', name: `${prefix}:spy`, logger });
+  const replies: string[] = [];
+  spy.on('pmessage', (_pattern: string, _channel: string, message: string) => replies.push(message));
+  await spy.psubscribe(`${prefix}:rpc-replies:*`);
   const server = serveRpc(bus, 'registry', {
     search: async (query) => ({
       ok: true as const,
@@ -90,21 +108,19 @@ it('seals RPC requests and replies in the job hash and in the events stream', as
       throw new Error('not used');
     },
   });
-  await server.waitUntilReady();
   try {
-    const registry = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });
-    const answer = await registry.call('search', { q: SECRET.slice(0, 100) });
-    expect(answer.query.q).toBe(SECRET.slice(0, 100));
-    const queue = rpcQueueName('registry');
-    const ids = await redis.zrange(`${prefix}:${queue}:completed`, '0', '-1');
-    expect(ids.length).toBeGreaterThan(0);
-    for (const id of ids) {
-      const text = await storedText(queue, id);
-      expect(text).toContain('sealed');
-      expect(text).not.toContain('Ada');
+    expect((await answer).query.q).toBe(q);
+    // The reply went over pub/sub sealed (the caller above opened it).
+    await pollUntil(() => replies.length > 0);
+    for (const reply of replies) {
+      expect(reply).toContain('"sealed":"v1.');
+      expect(reply).not.toContain('Ada');
     }
+    // And nothing of the call stays in Redis.
+    expect(await redis.exists(listKey)).toBe(0);
   } finally {
     await server.close();
+    await spy.quit();
   }
 });
 

@@ -227,7 +227,7 @@ export function defineCapability(
       payload: payload ?? defaultJobPayload(input, files),
       result: CapabilityJobResult,
       options: { ...capabilityJobOptions, ...retries },
-      description: `One ${declaration.slug} run on a \`${declaration.execution.runtime}\` worker; job id \`run-<run_id>\`.`,
+      description: `One ${declaration.slug} run on a \`${declaration.execution.runtime}\` worker; job id \`run-<run_id>-<n>\` (one per hand-over).`,
       dropDataWhenFinished: true,
     },
     handler,

@@ -114,12 +114,10 @@ export {
   type JobOptions,
   type KeptJobs,
   platformJobs,
-  RunMetrics,
-  RunReport,
   retention,
   transientRetry,
 } from './messages/jobs';
-export { RUN_CANCEL_KEY_TTL_MS, runCancelKey, runtimeWorkersKey } from './messages/keys';
+export { heldRunsKey, runtimeWorkersKey, WORKER_HEARTBEAT_TTL_MS } from './messages/keys';
 export {
   isRpcService,
   PingRequest,
@@ -153,6 +151,17 @@ export {
   StartRunRequest,
   StartRunResponse,
 } from './messages/rpc-schemas';
+export {
+  ClaimAttemptRequest,
+  ClaimAttemptResponse,
+  ClaimRefusal,
+  ReportRunResponse,
+  RunJobId,
+  RunMetrics,
+  RunReport,
+  SettleRunRequest,
+  SettleRunResponse,
+} from './messages/run-attempts';
 export { MICROS_PER_USD, microsFromUsd, signedUsdFromMicros, usdFromMicros } from './money';
 export { SpendDiagnosticsQuery } from './openapi/account-operations';
 export { apiOperations, buildOpenApiDocument, type OpenApiDocument } from './openapi/document';

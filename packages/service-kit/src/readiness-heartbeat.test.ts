@@ -81,4 +81,29 @@ describe('startReadinessHeartbeat', () => {
     expect(messages.filter((m) => m === 'readiness report failed; retrying')).toHaveLength(1);
     expect(messages).toContain('readiness report restored');
   });
+
+  it('beats faster while not ready, so a recovered instance is ready again long before its interval', async () => {
+    const { logger } = memoryLogger();
+    // An interval far beyond the poll's bound: only the faster recovery beat can report in time.
+    const rec = recordingPresence(600_000);
+    let postgresUp = false;
+    const heartbeat = await startReadinessHeartbeat({
+      service: 'wallet',
+      checks: {
+        postgres: async () => {
+          if (!postgresUp) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        },
+      },
+      checkTimeoutMs: 100,
+      presence: rec.presence,
+      logger,
+    });
+    try {
+      expect(rec.calls).toEqual(['not ready']);
+      postgresUp = true;
+      await pollUntil(() => rec.calls.at(-1) === 'ready', { timeoutMs: 10_000 });
+    } finally {
+      await heartbeat.stop();
+    }
+  });
 });

@@ -14,6 +14,9 @@ export interface ReadinessPresence {
   withdraw(): Promise<void>;
 }
 
+/** ms: the longest wait between two beats while the instance is not ready or its reports fail. */
+export const RECOVERY_BEAT_MS = 1_000;
+
 export interface ReadinessHeartbeatOptions {
   service: string;
   /** The instance's own /readyz checks: it reports ready only while they all pass. */
@@ -32,7 +35,8 @@ export interface ReadinessHeartbeat {
 /**
  * Runs the checks and reports the result now and then every `presence.intervalMs`, so a service
  * that is down, crash-looping or failing a check stops counting as ready within one TTL, and one
- * that recovers counts again at its next report. A report that fails (Redis down) is logged once
+ * that recovers counts again at its next report (within RECOVERY_BEAT_MS: while not ready or not
+ * reporting, it beats faster). A report that fails (Redis down) is logged once
  * per outage and tried again on the next tick; it never stops the service. Resolves after the
  * first report, or after `firstReportWaitMs` if that one hangs (start-up is not held up by Redis).
  */
@@ -67,28 +71,34 @@ export async function startReadinessHeartbeat(
     }
   };
 
-  let running = true;
+  let timer: NodeJS.Timeout | undefined;
+  /**
+   * ms until the next beat: the presence's interval while all is well; at most
+   * RECOVERY_BEAT_MS while not ready or while reports fail, so an instance whose database or Redis
+   * came back counts as ready again within about a second, not after a whole interval (issue 15).
+   */
+  const nextDelay = (): number =>
+    reportFailing || ready === false ? Math.min(presence.intervalMs, RECOVERY_BEAT_MS) : presence.intervalMs;
+  // One beat at a time (a chain of timeouts, not an interval): a beat still waiting on a hung
+  // Redis is never doubled up.
   const run = (): Promise<void> =>
     beat().finally(() => {
-      running = false;
+      if (stopped) return;
+      timer = setTimeout(() => {
+        inFlight = run();
+      }, nextDelay());
+      // Reporting alone must not keep the process alive.
+      timer.unref();
     });
   let inFlight = run();
-  const timer = setInterval(() => {
-    // A beat still running (a report waiting on a hung Redis) is not doubled up: skip this tick.
-    if (running) return;
-    running = true;
-    inFlight = run();
-  }, presence.intervalMs);
-  // Reporting alone must not keep the process alive.
-  timer.unref();
   await waitAtMost(inFlight, firstReportWaitMs);
 
   let stopping: Promise<void> | undefined;
   return {
     stop() {
       stopping ??= (async () => {
-        clearInterval(timer);
         stopped = true;
+        clearTimeout(timer);
         await waitAtMost(inFlight, firstReportWaitMs);
         try {
           await presence.withdraw();

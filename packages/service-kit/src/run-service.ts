@@ -1,3 +1,4 @@
+import { unavailableStore } from '@svc/errors';
 import { type LifecycleOptions, runLifecycle } from './lifecycle';
 
 const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -6,7 +7,11 @@ const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  * The process wrapper around `runLifecycle`: SIGTERM/SIGINT start a graceful shutdown (a second one
  * exits at once with 1), the process exits with the lifecycle's code, and an unhandled rejection or
  * uncaught exception is logged and exits 1 (the process state is unknown after one: the
- * orchestrator restarts it rather than let it limp on).
+ * orchestrator restarts it rather than let it limp on). One exception: an unhandled rejection that
+ * only says Redis or PostgreSQL is unreachable (e.g. ioredis' MaxRetriesPerRequestError from a
+ * command a library fired and never awaited during an outage) is logged and the process lives on:
+ * the command did not happen, nothing is half-done, and the connection recovers by itself
+ * (issue 15: a 20 s Redis outage under load had killed the gateway and the orchestrator this way).
  */
 export function runService(options: LifecycleOptions): void {
   const { logger } = options;
@@ -16,7 +21,12 @@ export function runService(options: LifecycleOptions): void {
     logger.fatal({ err }, kind);
     process.exit(1);
   };
-  process.on('unhandledRejection', fatal('unhandled rejection'));
+  const exitOnRejection = fatal('unhandled rejection');
+  process.on('unhandledRejection', (err: unknown) => {
+    const store = unavailableStore(err);
+    if (store === undefined) return exitOnRejection(err);
+    logger.warn({ err, store }, 'unhandled rejection: the store is unreachable; the process lives on');
+  });
   process.on('uncaughtException', fatal('uncaught exception'));
 
   const stop = new Promise<string>((resolve) => {

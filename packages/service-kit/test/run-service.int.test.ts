@@ -56,6 +56,15 @@ describe('runService (a real process)', () => {
     expect(run.lines.find((line) => line.msg === 'start failed')).toBeDefined();
   });
 
+  it('lives on after an unhandled rejection that only says Redis is unreachable', async () => {
+    const run = start('redis-rejection');
+    await waitForLine(run, 'still alive');
+    const warning = run.lines.find((line) => String(line.msg).startsWith('unhandled rejection: the store'));
+    expect(warning).toMatchObject({ store: 'Redis' });
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
   it('logs an unhandled rejection and exits 1', async () => {
     const run = start('crash');
     expect(await run.exited).toBe(1);

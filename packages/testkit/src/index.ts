@@ -8,6 +8,12 @@ export { type CapabilityRecordOptions, capabilityRecord, FREE_PRICING } from './
 export { SERVICE_NAMES, type ServiceName, type ServicePorts } from '@svc/devstack';
 export { type CreateApiKeyOptions, type TestApiKey, usdToMicros } from './api-keys';
 export type { ExitStatus } from './child-service';
+export {
+  type ExecutionProbeOptions,
+  executionProbe,
+  type RunExecutions,
+  readExecutions,
+} from './execution-log';
 export type { FakeCtBehaviour } from './fake-ct/behaviour';
 export {
   CertSpotterIssuance,
@@ -30,6 +36,7 @@ export {
 } from './fake-ct-providers';
 export { type FetchResult, type StackFetchInit, sleep } from './http';
 export { type PollOptions, pollUntil } from './poll';
+export { type PrivateRedis, startPrivateRedis } from './private-redis';
 export { countKeysWithPrefix, deleteKeysWithPrefix, scanKeysWithPrefix } from './redis-cleanup';
 export { type DumpedKey, dumpKeysWithPrefix } from './redis-dump';
 export { type CommandResult, type RunCommandOptions, runCommand } from './run-command';

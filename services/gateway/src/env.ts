@@ -141,6 +141,11 @@ export const GatewayEnv = z.object({
   CATALOG_CACHE_TTL_MS: durationMs(30_000).describe(
     'ms a registry search/describe answer is served from memory (also cleared on `catalog.changed`).',
   ),
+  // ms: how long a verified API key is served from memory (issue 15 item 5). Also the bound on how
+  // long a revoked key still works on a gateway that missed the `apikey.revoked` event (Redis down).
+  API_KEY_CACHE_TTL_MS: durationMs(1_000).describe(
+    'ms a verified API key is served from memory without a database query; a revoked key is refused within this on every gateway (also cleared on `apikey.revoked`).',
+  ),
   JSON_BODY_LIMIT: BodyLimit.describe(
     'Largest JSON request body: bytes, or a number with b/kb/mb (at most 100mb); larger bodies get 413.',
   ),

@@ -1,4 +1,4 @@
-import { ApiKeyStore } from '@svc/auth';
+import { ApiKeyStore, KeyUseRecorder } from '@svc/auth';
 import { createRpcClient, readServiceReadiness, subscribeEvents } from '@svc/bus';
 import { platformCatalog, RPC_SERVICES } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
@@ -10,6 +10,7 @@ import { RunWaiter } from './domain/run-waiter';
 import type { UploadsService } from './domain/uploads-service';
 import { loadGatewayEnv } from './env';
 import { createRequestMetrics } from './metrics';
+import { VerifiedKeyCache } from './middleware/verified-key-cache';
 import { BudgetPolicies } from './rate-limit/budgets';
 import { RedisBudgetLedger } from './rate-limit/limiter';
 import { GatewayRateLimiter } from './rate-limit/rate-limiter';
@@ -24,6 +25,9 @@ const REQUEST_TIMEOUT_MS = 600_000;
 
 /** What the public /readyz reports on: every service the gateway calls, and the workers. */
 const BACKING_SERVICES = [...RPC_SERVICES, 'worker'];
+
+/** ms the gateway adds to RPC_TIMEOUT_MS for services that call others themselves (see start()). */
+const NESTED_CALL_MARGIN_MS = 1_000;
 
 /** Resolves when `promise` does or after `ms`, whichever is first; true if it settled in time. */
 async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -52,8 +56,13 @@ defineService({
 
     const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
-    const orchestratorRpc = createRpcClient(bus, 'orchestrator', { timeoutMs: env.RPC_TIMEOUT_MS });
-    const uploadsRpc = createRpcClient(bus, 'uploads', { timeoutMs: env.RPC_TIMEOUT_MS });
+    // The orchestrator and the upload service call other services themselves, each call bounded by
+    // the same RPC_TIMEOUT_MS: the gateway waits a little longer for them, so that when the wallet
+    // (say) is down the client hears the orchestrator's 503 naming the wallet, not a timeout that
+    // names the orchestrator (issue 15 finding 3).
+    const nestedTimeoutMs = env.RPC_TIMEOUT_MS + NESTED_CALL_MARGIN_MS;
+    const orchestratorRpc = createRpcClient(bus, 'orchestrator', { timeoutMs: nestedTimeoutMs });
+    const uploadsRpc = createRpcClient(bus, 'uploads', { timeoutMs: nestedTimeoutMs });
     const uploads: UploadsService = {
       createSession: (request) => uploadsRpc.call('createSession', request),
       getUpload: (clientId, uploadId) =>
@@ -81,8 +90,24 @@ defineService({
       pollIntervalMs: env.RUN_POLL_INTERVAL_MS,
       onPollError: (err, runId) => logger.warn({ err, run_id: runId }, 'run poll failed; retrying'),
     });
-    // One subscriber connection for both events (each subscribeEvents call opens its own).
+    // API keys verified once per API_KEY_CACHE_TTL_MS (decisions: issue 15 item 5); last_used_at is
+    // written in the background, flushed on close while Prisma is still open.
+    const keyStore = new ApiKeyStore(prisma);
+    const keyUse = new KeyUseRecorder({
+      write: (ids) => keyStore.recordUse(ids),
+      onError: (err, count) => logger.warn({ err, keys: count }, 'API key last_used_at not recorded'),
+    });
+    const keys = new VerifiedKeyCache({
+      store: keyStore,
+      noteUse: (id, lastUsedAt) => keyUse.note(id, lastUsedAt),
+      ttlMs: env.API_KEY_CACHE_TTL_MS,
+    });
+    // One subscriber connection for every event (each subscribeEvents call opens its own).
     const subscription = subscribeEvents(bus, {
+      'apikey.revoked': (event) => {
+        keys.evictAll();
+        logger.info({ key_id: event.key_id }, 'API key revoked: verified keys dropped');
+      },
       'catalog.changed': (event) => {
         catalog.clear();
         logger.info(
@@ -103,10 +128,11 @@ defineService({
     // Started here, not after start(): it closes after the public HTTP server drains.
     const health = await startHealthServer();
     closables.push(health);
+    closables.push({ name: 'API key use recorder', close: () => keyUse.close() });
 
     const app = createApp({
       logger,
-      keys: new ApiKeyStore(prisma),
+      keys,
       catalog,
       wallet: {
         balance: (clientId) => wallet.call('balance', { client_id: clientId }),

@@ -1,5 +1,5 @@
 import { createPrismaClient, type PrismaClient } from '@svc/db';
-import { startTestStack, type TestStack } from '@svc/testkit';
+import { pollUntil, startTestStack, type TestStack } from '@svc/testkit';
 import { z } from 'zod';
 import { callTool, connectMcp, firstText, rawMcpPost } from './mcp/mcp-client';
 import {
@@ -100,6 +100,13 @@ describe('services and a lost PostgreSQL (integration)', () => {
       const link = stack.databaseLink(service);
       await link.cut();
       try {
+        if (service === 'gateway') {
+          // Verified keys are served from memory for up to API_KEY_CACHE_TTL_MS (1 s) after the cut.
+          await pollUntil(
+            async () => (await probeStatuses(service, context)).every((answer) => answer.status === 503),
+            { what: 'the key cache to age out', timeoutMs: 5_000, intervalMs: 100 },
+          );
+        }
         for (const answer of await probeStatuses(service, context)) {
           if (service === 'vault') {
             // Its only use of PostgreSQL is readiness: not ready, naming the check, and alive.
@@ -172,6 +179,13 @@ describe('services and a lost PostgreSQL (integration)', () => {
 
       await stack.databaseLink('gateway').cut();
       try {
+        // The key was verified a moment ago: served from memory for up to API_KEY_CACHE_TTL_MS (1 s).
+        await pollUntil(
+          async () =>
+            (await rawMcpPost(stack.gatewayUrl, { authorization: `Bearer ${context.apiKey}` })).status ===
+            503,
+          { what: 'the key cache to age out', timeoutMs: 5_000, intervalMs: 100 },
+        );
         const response = await rawMcpPost(stack.gatewayUrl, { authorization: `Bearer ${context.apiKey}` });
         expect(response.status).toBe(503);
         expect(response.headers.get('retry-after')).toMatch(/^\d+$/);

@@ -163,7 +163,18 @@ describe('crt run routes (fake orchestrator, real run waiter)', () => {
       const response = await runCrt(app, { body: { input: { apex: 'example.com' } } });
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('2');
-      expect(await errorOf(response)).toBe('orchestrator service did not answer within 1000 ms');
+      // The run may have been recorded before the answer was lost (issue 15): the client is told.
+      expect(await errorOf(response)).toBe(
+        'orchestrator service did not answer within 1000 ms; the run may have been recorded; this request had no Idempotency-Key, so send one to retry without starting a second run',
+      );
+      const keyed = await runCrt(app, {
+        body: { input: { apex: 'example.com' } },
+        headers: { 'Idempotency-Key': 'timeout-1' },
+      });
+      expect(keyed.status).toBe(503);
+      expect(await errorOf(keyed)).toBe(
+        'orchestrator service did not answer within 1000 ms; the run may have been recorded: retry with the same Idempotency-Key',
+      );
     });
 
     it.each<[string, unknown, string | RegExp]>([

@@ -7,10 +7,9 @@ const REQUIRED = {
 };
 
 describe('OrchestratorEnv', () => {
-  it('defaults the dispatcher to every 5 s and stalled runs to 15 min', () => {
+  it('defaults the dispatcher to every second', () => {
     const env = loadEnv(OrchestratorEnv, REQUIRED);
-    expect(env.RUN_DISPATCH_INTERVAL_MS).toBe(5_000);
-    expect(env.RUN_STALE_AFTER_MS).toBe(900_000);
+    expect(env.RUN_DISPATCH_INTERVAL_MS).toBe(1_000);
     expect(env.HEALTH_PORT).toBe(8083);
     expect(env.CAPABILITY_CACHE_TTL_MS).toBe(5_000);
     expect(env.ORPHAN_HOLD_AFTER_MS).toBe(600_000);
@@ -20,18 +19,16 @@ describe('OrchestratorEnv', () => {
     const env = loadEnv(OrchestratorEnv, {
       ...REQUIRED,
       RUN_DISPATCH_INTERVAL_MS: '250',
-      RUN_STALE_AFTER_MS: '60000',
       CAPABILITY_CACHE_TTL_MS: '1',
       ORPHAN_HOLD_AFTER_MS: '1000',
     });
     expect(env).toMatchObject({
       RUN_DISPATCH_INTERVAL_MS: 250,
-      RUN_STALE_AFTER_MS: 60_000,
       CAPABILITY_CACHE_TTL_MS: 1,
       ORPHAN_HOLD_AFTER_MS: 1_000,
     });
-    expect(() => loadEnv(OrchestratorEnv, { ...REQUIRED, RUN_STALE_AFTER_MS: 'soon' })).toThrow(
-      /RUN_STALE_AFTER_MS/,
+    expect(() => loadEnv(OrchestratorEnv, { ...REQUIRED, RUN_DISPATCH_INTERVAL_MS: 'soon' })).toThrow(
+      /RUN_DISPATCH_INTERVAL_MS/,
     );
   });
 });

@@ -19,24 +19,20 @@ export const OrchestratorEnv = z.object({
   ...databaseEnv,
   // HEALTH_PORT (8083: the orchestrator's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
   ...serviceEnv(8083),
-  // ms between two dispatcher sweeps (re-queue undispatched runs, fail stalled ones); one also runs at start-up.
-  RUN_DISPATCH_INTERVAL_MS: durationMs(5_000).describe(
-    'ms between two dispatcher sweeps (re-queue undispatched runs, fail stalled ones, re-queue unsettled ones).',
-  ),
-  // ms without any report after which a running/retrying run is failed as stalled (15 min: far
-  // beyond a crt run's 45 s provider deadline plus the job's retries).
-  RUN_STALE_AFTER_MS: durationMs(15 * 60_000).describe(
-    'ms without any report after which a running or retrying run is failed as stalled.',
+  // ms between two dispatcher sweeps; one also runs at start-up. 1 s: a run whose job Redis lost is
+  // handed over again within about a second of the check that finds it (issue 15).
+  RUN_DISPATCH_INTERVAL_MS: durationMs(1_000).describe(
+    'ms between two dispatcher sweeps (finish runs pending their hold, hand over again runs whose job Redis lost, re-drive settlements).',
   ),
   // ms a registry describe answer is reused for quotes and runs (also cleared on `catalog.changed`;
   // the TTL covers a lost event): 5 s keeps a burst of runs off the registry.
   CAPABILITY_CACHE_TTL_MS: durationMs(5_000).describe(
     'ms a registry describe answer is reused for quotes and runs (also cleared on `catalog.changed`).',
   ),
-  // ms after which a wallet hold with no run row is released (the run transaction rolled back after
-  // the wallet committed the hold). 10 min: far beyond any run transaction (RPC timeout + 5 s).
+  // ms after which a wallet hold with no run row is released. A safety net since issue 15: a run is
+  // recorded before its hold and undone only after the hold is released, so no path leaves one.
   ORPHAN_HOLD_AFTER_MS: durationMs(10 * 60_000).describe(
-    'ms after which a wallet hold with no run row (its run transaction rolled back) is released.',
+    'ms after which a wallet hold with no run row is released (a safety net: no path of the run leaves one).',
   ),
 });
 export type OrchestratorEnv = z.output<typeof OrchestratorEnv>;

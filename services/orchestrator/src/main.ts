@@ -1,19 +1,19 @@
 // Orchestrator process: owns the runs (schema `orchestrator`). Answers `rpc.orchestrator` (quote,
-// startRun, startCrtRun, getRun, cancelRun, receipt), queues runs for workers, applies their
-// `runs.report` jobs (registering a completed run's artifacts with `rpc.uploads` first), resolves
-// the uploads a quote or run input names (`rpc.uploads`), publishes `run.finished`, queues wallet
-// settlements, and sweeps for undispatched, stalled and unsettled runs and orphan holds
-// (docs/decisions.md C11, L-A..L-D).
+// startRun, startCrtRun, getRun, cancelRun, receipt, and the workers' claimAttempt and reportRun:
+// a completed run's artifacts are registered with `rpc.uploads` first), queues runs for workers,
+// resolves the uploads a quote or run input names (`rpc.uploads`), publishes `run.finished`, settles
+// paid final runs with `wallet.settle`, and sweeps for undispatched, stalled and unsettled runs and
+// orphan holds (docs/decisions.md C11, L-A..L-D; issue 15).
 // Wiring only (defineService: env → logger → prisma → bus → start → health server): dispatcher →
-// report consumer → RPC → catalog events.
+// RPC → catalog events.
 import { createRpcClient, subscribeEvents } from '@svc/bus';
 import { messageCatalog } from '@svc/capabilities';
 import { type Closable, defineService } from '@svc/service-kit';
-import { type SweepDeps, startDispatcher, sweepRuns } from './domain/dispatcher';
+import { capabilityJobEnqueuer, handOverProbe } from './adapters/capability-queue';
+import { createSweep, startDispatcher } from './domain/dispatcher';
 import { OrphanHoldScanner } from './domain/settlement-sweep';
 import { loadOrchestratorEnv } from './env';
-import { capabilityJobEnqueuer, runFinishedPublisher, settleEnqueuer } from './handlers/bus-ports';
-import { consumeRunReports } from './handlers/reports';
+import { fileResolver, runFinishedPublisher, walletSettler } from './handlers/bus-ports';
 import { registryDirectory, serveOrchestratorRpc } from './handlers/rpc';
 
 defineService({
@@ -22,7 +22,7 @@ defineService({
   // The derived job catalog (@svc/capabilities): it queues every capability's jobs.
   needs: { database: true, bus: { catalog: messageCatalog } },
   // Creation order; closed in reverse after the health server: catalog subscription, RPC responder
-  // (no new runs), report consumer, dispatcher (its sweep in progress ends), then the bus and Prisma.
+  // (no new runs, no more claims or reports), dispatcher (its sweep in progress ends), then the bus and Prisma.
   start: ({ env, logger, prisma, bus }) => {
     const closables: Closable[] = [];
     const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
@@ -40,26 +40,19 @@ defineService({
           })
         ).holds,
     );
-    const sweepDeps: SweepDeps = {
+    const sweep = createSweep({
       prisma,
+      holdForRun: (request) => wallet.call('holdForRun', request),
+      resolveFiles: fileResolver(uploads),
       enqueue: capabilityJobEnqueuer(bus),
-      enqueueSettle: settleEnqueuer(bus),
-      orphanHolds,
+      probe: handOverProbe(bus),
       publishFinished: runFinishedPublisher(bus),
-      logger,
-      staleAfterMs: env.RUN_STALE_AFTER_MS,
+      settle: walletSettler(wallet),
+      orphanHolds,
       orphanHoldAfterMs: env.ORPHAN_HOLD_AFTER_MS,
-    };
-    closables.push(
-      startDispatcher({
-        intervalMs: env.RUN_DISPATCH_INTERVAL_MS,
-        logger,
-        sweep: () => sweepRuns(sweepDeps),
-      }),
-    );
-    const reports = consumeRunReports({ prisma, bus, uploads, logger });
-    closables.push({ name: 'report consumer', close: () => reports.close() });
-
+      logger,
+    });
+    closables.push(startDispatcher({ intervalMs: env.RUN_DISPATCH_INTERVAL_MS, logger, sweep }));
     const directory = registryDirectory(registry, env.CAPABILITY_CACHE_TTL_MS);
     const rpc = serveOrchestratorRpc({
       prisma,
@@ -67,7 +60,6 @@ defineService({
       wallet,
       uploads,
       directory,
-      rpcTimeoutMs: env.RPC_TIMEOUT_MS,
       logger,
     });
     closables.push({ name: 'rpc', close: () => rpc.close() });

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { runCancelKey } from '@svc/contracts';
 import { ConflictError, NotFoundError } from '@svc/errors';
 import { pollUntil } from '@svc/testkit';
-import { runJobId } from '../src/domain/dispatch';
 import { type InProcessHarness, rejection, startInProcessHarness } from './harness';
 
-// orchestrator.cancelRun (spec §3, §4.10; docs/decisions.md L-B). The orchestrator's handlers run in
-// this process; registry and wallet are real processes; PostgreSQL and Redis are real.
+// orchestrator.cancelRun (spec §3, §4.10; docs/decisions.md L-B) and the claims it refuses. The
+// orchestrator's handlers run in this process; registry and wallet are real processes; PostgreSQL
+// and Redis are real.
 
 let h: InProcessHarness;
 
@@ -24,7 +23,7 @@ const PII_RESULT = {
   characters: TEXT.length,
 };
 
-/** A queued, paid pii-redact run (0.002 USD held) of a fresh client. */
+/** A queued, paid pii-redact run (0.002 USD held) of a fresh client, and its current job id. */
 async function paidRun() {
   const clientId = await h.client({ balanceUsd: '1.00' });
   const quote = await h.quote(clientId, 'pii-redact', { text: TEXT });
@@ -35,17 +34,33 @@ async function paidRun() {
     quote_id: quote.quote_id,
     idempotency_key: `cancel-${randomUUID()}`,
   });
-  return { clientId, runId: run.run_id };
+  const { jobId } = await h.prisma.run.findUniqueOrThrow({ where: { id: run.run_id } });
+  if (jobId === null) throw new Error('the run was not handed over');
+  return { clientId, runId: run.run_id, jobId };
 }
 
-async function settleJob(runId: string) {
-  return (await h.queue('wallet.settle').getJob(`settle-${runId}`))?.data;
+/** The capture or release line of a run, once the wallet wrote it and the orchestrator recorded it. */
+async function settlement(clientId: string, runId: string) {
+  await pollUntil(
+    async () =>
+      (await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).settledAt === null ? undefined : true,
+    { what: `settled_at of ${runId}` },
+  );
+  const { lines } = await h.wallet.call('runLedger', { client_id: clientId, run_id: runId });
+  return lines.filter((line) => line.kind !== 'hold').map((line) => ({ kind: line.kind, note: line.note }));
+}
+
+/** No settlement asked for: no capture or release line, settled_at NULL. */
+async function expectUnsettled(clientId: string, runId: string) {
+  expect((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).settledAt).toBeNull();
+  const { lines } = await h.wallet.call('runLedger', { client_id: clientId, run_id: runId });
+  expect(lines.filter((line) => line.kind !== 'hold')).toEqual([]);
 }
 
 describe('cancelRun', () => {
-  it('cancels a queued run at once: job removed, marker set, run.finished, hold released', async () => {
-    const { clientId, runId } = await paidRun();
-    expect(await h.queue('capability.pii-redact').getJob(runJobId(runId))).toBeDefined();
+  it('cancels a queued run at once: job removed, run.finished, hold released; its job is refused', async () => {
+    const { clientId, runId, jobId } = await paidRun();
+    expect(await h.queue('capability.pii-redact').getJob(jobId)).toBeDefined();
 
     const answer = await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId });
     expect(answer.outcome).toBe('cancelled');
@@ -57,23 +72,15 @@ describe('cancelRun', () => {
     expect(answer.run.finished_at).not.toBeNull();
     expect(answer.run.cancel_requested_at).not.toBeNull();
 
-    expect(await h.queue('capability.pii-redact').getJob(runJobId(runId))).toBeUndefined();
-    expect(await h.bus.redis.get(runCancelKey(h.stack.prefix, runId))).toBe('1');
-    expect(await h.bus.redis.pttl(runCancelKey(h.stack.prefix, runId))).toBeGreaterThan(23 * 3_600_000);
+    expect(await h.queue('capability.pii-redact').getJob(jobId)).toBeUndefined();
     await pollUntil(() => h.finished.some((event) => event.run_id === runId && event.status === 'cancelled'));
-    expect(await settleJob(runId)).toEqual({
-      run_id: runId,
-      client_id: clientId,
-      outcome: 'release',
-      reason: 'run cancelled',
-    });
-    await pollUntil(
-      async () => (await h.wallet.call('runLedger', { client_id: clientId, run_id: runId })).settled,
-    );
+    expect(await settlement(clientId, runId)).toEqual([{ kind: 'release', note: 'run cancelled' }]);
     expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: runId })).toMatchObject({
       held_usd: '0.00',
       charged_usd: '0.00',
     });
+    // A worker that took the job in that instant is told not to run it.
+    await expect(h.claim(runId, jobId)).resolves.toEqual({ go: false, reason: 'cancelled' });
 
     // A finished run cannot be cancelled again.
     const again = await rejection(h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId }));
@@ -84,9 +91,8 @@ describe('cancelRun', () => {
   });
 
   it('requests a running run to stop (cooperative); its cancelled report ends it and releases the hold', async () => {
-    const { clientId, runId } = await paidRun();
-    const at = new Date().toISOString();
-    await h.report({ event: 'started', run_id: runId, attempt: 1, at });
+    const { clientId, runId, jobId } = await paidRun();
+    await expect(h.claim(runId, jobId)).resolves.toEqual({ go: true, attempt: 1 });
 
     const first = await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId });
     expect(first.outcome).toBe('cancel_requested');
@@ -97,15 +103,20 @@ describe('cancelRun', () => {
     });
     expect(requestedAt).not.toBeNull();
     await pollUntil(() => h.cancelRequests.some((event) => event.run_id === runId));
-    expect(await h.bus.redis.get(runCancelKey(h.stack.prefix, runId))).toBe('1');
 
     // Asking again answers the same; the first request's time stands.
     const second = await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId });
     expect(second).toMatchObject({ outcome: 'cancel_requested', run: { cancel_requested_at: requestedAt } });
-    expect(await settleJob(runId)).toBeUndefined();
+    await expectUnsettled(clientId, runId);
 
     await expect(
-      h.report({ event: 'cancelled', run_id: runId, attempt: 1, at: new Date().toISOString() }),
+      h.report({
+        event: 'cancelled',
+        run_id: runId,
+        job_id: jobId,
+        attempt: 1,
+        at: new Date().toISOString(),
+      }),
     ).resolves.toEqual({ applied: true });
     await expect(
       h.orchestrator.call('getRun', { client_id: clientId, run_id: runId }),
@@ -114,31 +125,52 @@ describe('cancelRun', () => {
       cancel_requested_at: requestedAt,
     });
     await pollUntil(() => h.finished.some((event) => event.run_id === runId && event.status === 'cancelled'));
-    expect(await settleJob(runId)).toMatchObject({ outcome: 'release', reason: 'run cancelled' });
+    expect(await settlement(clientId, runId)).toEqual([{ kind: 'release', note: 'run cancelled' }]);
+  });
+
+  it('a running run whose worker died is cancelled by its job’s next claim (nothing runs)', async () => {
+    const { clientId, runId, jobId } = await paidRun();
+    await h.claim(runId, jobId);
+    await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId });
+    // The worker died before it heard the request; BullMQ hands the job to another worker.
+    await expect(h.claim(runId, jobId)).resolves.toEqual({ go: false, reason: 'cancelled' });
+    expect(await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+      status: 'cancelled',
+      attempts: 1,
+    });
+    await pollUntil(() => h.finished.some((event) => event.run_id === runId && event.status === 'cancelled'));
+    expect(await settlement(clientId, runId)).toEqual([{ kind: 'release', note: 'run cancelled' }]);
   });
 
   it('charges a running run that completed before it could stop', async () => {
-    const { clientId, runId } = await paidRun();
+    const { clientId, runId, jobId } = await paidRun();
     const at = new Date().toISOString();
-    await h.report({ event: 'started', run_id: runId, attempt: 1, at });
+    await h.claim(runId, jobId);
     await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId });
-    await h.report({ event: 'completed', run_id: runId, attempt: 1, at, result: PII_RESULT });
+    const base = { run_id: runId, job_id: jobId, attempt: 1, at } as const;
+    await h.report({ ...base, event: 'completed', result: PII_RESULT });
     // The handler's late `cancelled` changes nothing.
-    await expect(h.report({ event: 'cancelled', run_id: runId, attempt: 1, at })).resolves.toEqual({
-      applied: false,
-    });
+    await expect(h.report({ ...base, event: 'cancelled' })).resolves.toEqual({ applied: false });
     expect((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe('completed');
-    expect(await settleJob(runId)).toMatchObject({ outcome: 'capture', reason: 'run completed' });
+    expect(await settlement(clientId, runId)).toEqual([{ kind: 'capture', note: 'run completed' }]);
   });
 
   it('cancels a retrying run at once', async () => {
-    const { clientId, runId } = await paidRun();
+    const { clientId, runId, jobId } = await paidRun();
     const at = new Date().toISOString();
-    await h.report({ event: 'started', run_id: runId, attempt: 1, at });
-    await h.report({ event: 'retrying', run_id: runId, attempt: 1, at, error: 'worker crashed' });
+    await h.claim(runId, jobId);
+    await h.report({
+      event: 'retrying',
+      run_id: runId,
+      job_id: jobId,
+      attempt: 1,
+      at,
+      error: 'worker crashed',
+    });
     const answer = await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId });
     expect(answer).toMatchObject({ outcome: 'cancelled', run: { status: 'cancelled' } });
-    expect(await settleJob(runId)).toMatchObject({ outcome: 'release' });
+    expect(await settlement(clientId, runId)).toEqual([{ kind: 'release', note: 'run cancelled' }]);
+    await expect(h.claim(runId, jobId)).resolves.toEqual({ go: false, reason: 'cancelled' });
   });
 
   it('cancels a free queued crt run without any settlement', async () => {
@@ -147,12 +179,24 @@ describe('cancelRun', () => {
     const answer = await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: run.run_id });
     expect(answer).toMatchObject({ outcome: 'cancelled', run: { status: 'cancelled', price_usd: '0.00' } });
     expect(await h.jobOf(run.run_id)).toBeUndefined();
-    expect(await settleJob(run.run_id)).toBeUndefined();
-    expect((await h.prisma.run.findUniqueOrThrow({ where: { id: run.run_id } })).settleQueuedAt).toBeNull();
+    expect((await h.prisma.run.findUniqueOrThrow({ where: { id: run.run_id } })).settledAt).toBeNull();
+  });
+
+  it('refuses (409) to cancel a run whose hold is still pending: a release could beat the hold', async () => {
+    const { clientId, runId } = await paidRun();
+    // What a run recorded but not yet confirmed by the wallet looks like (start-run, pending-hold).
+    await h.prisma.$executeRaw`UPDATE orchestrator.runs SET hold_pending = true WHERE id = ${runId}::uuid`;
+    const refused = await rejection(h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId }));
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect(refused).toMatchObject({ message: `run ${runId} is still being recorded; try again in a moment` });
+    expect(await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+      status: 'queued',
+      cancelRequestedAt: null,
+    });
   });
 
   it('is the same 404 for another client as for an unknown run; 409 for a completed run', async () => {
-    const { clientId, runId } = await paidRun();
+    const { clientId, runId, jobId } = await paidRun();
     const stranger = await rejection(
       h.orchestrator.call('cancelRun', { client_id: randomUUID(), run_id: runId }),
     );
@@ -161,7 +205,7 @@ describe('cancelRun', () => {
     expect((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe('queued');
 
     const at = new Date().toISOString();
-    await h.report({ event: 'completed', run_id: runId, attempt: 1, at, result: PII_RESULT });
+    await h.report({ event: 'completed', run_id: runId, job_id: jobId, attempt: 1, at, result: PII_RESULT });
     const finished = await rejection(
       h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId }),
     );

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { type Bus, createBus } from '@svc/bus';
 import { type MessageCatalog, messageCatalog } from '@svc/capabilities';
-import { pollUntil } from '@svc/testkit';
+import { heldRunsKey, WORKER_HEARTBEAT_TTL_MS } from '@svc/contracts';
+import { type PrivateRedis, pollUntil, startPrivateRedis } from '@svc/testkit';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { runJobId } from '../src/domain/dispatch';
-import { sweepRuns } from '../src/domain/dispatcher';
+import { createSweep, type SweepDeps, startDispatcher } from '../src/domain/dispatcher';
+import { HAND_OVER_GRACE_MS } from '../src/domain/handover';
 import { inputHash } from '../src/domain/request-hash';
-import { OrphanHoldScanner } from '../src/domain/settlement-sweep';
-import { capabilityJobEnqueuer, runFinishedPublisher, settleEnqueuer } from '../src/handlers/bus-ports';
 import { orchestratorHandlers } from '../src/handlers/rpc';
-import { crtResult, deadRedisUrl, type InProcessHarness, startInProcessHarness } from './harness';
+import { deadRedisUrl, type InProcessHarness, startInProcessHarness } from './harness';
+import { sweepDeps as sweepDepsOf } from './sweep-deps';
 
-// The orchestrator's RPC handlers and report consumer run in this process; the wallet is a real
-// process of a private stack; PostgreSQL and Redis are real. Nothing of ours is mocked.
+// The orchestrator's RPC handlers and dispatcher run in this process; the registry and the wallet
+// are real processes of a private stack; PostgreSQL and Redis are real. Nothing of ours is mocked.
 
 let h: InProcessHarness;
 
@@ -21,7 +23,15 @@ beforeAll(async () => {
 
 afterAll(() => h?.close());
 
-describe('dispatcher', () => {
+function sweepDeps(bus: Bus<MessageCatalog> = h.bus, extra: Partial<SweepDeps> = {}): SweepDeps {
+  return sweepDepsOf(h, bus, extra);
+}
+
+async function rowOf(runId: string) {
+  return h.prisma.run.findUniqueOrThrow({ where: { id: runId } });
+}
+
+describe('dispatcher: jobs Redis no longer has', () => {
   let deadBus: Bus<MessageCatalog>;
 
   beforeAll(async () => {
@@ -36,185 +46,346 @@ describe('dispatcher', () => {
 
   afterAll(() => deadBus?.close());
 
-  function sweep(staleAfterMs = 900_000, now?: () => Date) {
-    return sweepRuns({
-      prisma: h.prisma,
-      enqueue: capabilityJobEnqueuer(h.bus),
-      enqueueSettle: settleEnqueuer(h.bus),
-      orphanHolds: new OrphanHoldScanner(
-        async (olderThan, limit, after) =>
-          (
-            await h.wallet.call('openHolds', {
-              older_than: olderThan.toISOString(),
-              limit,
-              ...(after === undefined ? {} : { after }),
-            })
-          ).holds,
-      ),
-      publishFinished: runFinishedPublisher(h.bus),
-      logger: h.log.logger,
-      staleAfterMs,
-      orphanHoldAfterMs: 600_000,
-      ...(now === undefined ? {} : { now }),
-    });
-  }
+  it('hands a run whose job vanished over again, under a new job id, within seconds', async () => {
+    const { run } = await h.start(randomUUID());
+    const id = run.run_id;
+    const first = runJobId(id, 1);
+    expect((await rowOf(id)).jobId).toBe(first);
+    expect(await h.crtQueue.getJob(first)).toBeDefined();
 
-  it('queues a run whose enqueue failed after the commit (answered normally, left undispatched)', async () => {
-    // The same handlers, but the queue side on a Redis that does not answer.
+    // A running dispatcher with the production grace (2 s): the job is deleted behind its back.
+    const dispatcher = startDispatcher({
+      intervalMs: 200,
+      logger: h.log.logger,
+      sweep: createSweep(sweepDeps(h.bus, { handOverGraceMs: HAND_OVER_GRACE_MS })),
+    });
+    try {
+      await h.crtQueue.remove(first);
+      const row = await pollUntil(async () => {
+        const now = await rowOf(id);
+        return now.dispatches === 2 ? now : undefined;
+      });
+      expect(row).toMatchObject({ status: 'queued', jobId: runJobId(id, 2) });
+      expect((await h.crtQueue.getJob(runJobId(id, 2)))?.data).toEqual({
+        run_id: id,
+        apex: 'example.com',
+        include_first_seen: false,
+        limit: 100,
+      });
+    } finally {
+      await dispatcher.close();
+    }
+  });
+
+  it('hands over again a run whose job failed for good in the queue (a worker gave up)', async () => {
+    const { run } = await h.start(randomUUID());
+    const id = run.run_id;
+    // A worker that fails every crt job at once and for good (UnrecoverableError: no retry).
+    const worker = new Worker(
+      'jobs.capability.crt',
+      async () => {
+        throw new UnrecoverableError('test: failed for good');
+      },
+      { connection: { url: h.stack.redisUrl }, prefix: h.stack.prefix },
+    );
+    try {
+      await pollUntil(async () =>
+        (await (await h.crtQueue.getJob(runJobId(id, 1)))?.getState()) === 'failed' ? true : undefined,
+      );
+    } finally {
+      await worker.close();
+    }
+    expect((await createSweep(sweepDeps())()).handedOver).toContain(id);
+    expect(await rowOf(id)).toMatchObject({ status: 'queued', dispatches: 2, jobId: runJobId(id, 2) });
+    expect(await h.crtQueue.getJob(runJobId(id, 2))).toBeDefined();
+  });
+
+  it('leaves a run whose job is waiting alone, however often it sweeps', async () => {
+    const { run } = await h.start(randomUUID());
+    const sweep = createSweep(sweepDeps());
+    for (let i = 0; i < 3; i += 1) {
+      const swept = await sweep();
+      // The first pass checked every live run (it completed: fullCheck), later ones a page each.
+      expect(swept.fullCheck).toBe(i === 0);
+      expect(swept.handedOver).not.toContain(run.run_id);
+    }
+    expect(await rowOf(run.run_id)).toMatchObject({ dispatches: 1, jobId: runJobId(run.run_id, 1) });
+  });
+
+  it('queues a run whose first enqueue failed (Redis down after the INSERT): answered normally', async () => {
     const handlers = orchestratorHandlers(h.handlerDeps(deadBus));
-    const clientId = randomUUID();
     const answer = await handlers.startCrtRun(
       {
-        client_id: clientId,
+        client_id: randomUUID(),
         client_type: 'api',
         input: { apex: 'example.net', include_first_seen: true, limit: 3 },
       },
       { deadline: Date.now() + 10_000, requestId: 'test' },
     );
-    const runId = answer.run.run_id;
+    const id = answer.run.run_id;
     expect(answer).toMatchObject({ replay: false, run: { status: 'queued' } });
-    expect(await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
-      status: 'queued',
-      dispatchedAt: null,
-    });
-    expect(await h.jobOf(runId)).toBeUndefined();
+    expect(await h.crtQueue.getJob(runJobId(id, 1))).toBeUndefined();
 
-    const swept = await sweep();
-    expect(swept.queued).toContain(runId);
-    expect((await h.jobOf(runId))?.data).toEqual({
-      run_id: runId,
+    expect((await createSweep(sweepDeps())()).handedOver).toContain(id);
+    expect((await h.crtQueue.getJob(runJobId(id, 2)))?.data).toEqual({
+      run_id: id,
       apex: 'example.net',
       include_first_seen: true,
       limit: 3,
     });
-    expect((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).dispatchedAt).toBeInstanceOf(
-      Date,
-    );
   });
 
-  it('queues again a queued run whose job was lost more than 60 s after it was handed over', async () => {
+  it('changes nothing while Redis does not answer, then hands over once it does', async () => {
     const { run } = await h.start(randomUUID());
-    const id = run.run_id;
-    await h.crtQueue.remove(runJobId(id));
-    expect((await sweep()).queued).not.toContain(id);
-    await h.prisma
-      .$executeRaw`UPDATE orchestrator.runs SET dispatched_at = now() - interval '2 minutes' WHERE id = ${id}::uuid`;
-    expect((await sweep()).queued).toContain(id);
-    expect(await h.jobOf(id)).toBeDefined();
+    await h.crtQueue.remove(runJobId(run.run_id, 1));
+    const blind = await createSweep(sweepDeps(deadBus))();
+    expect(blind.handedOver).toEqual([]);
+    expect((await rowOf(run.run_id)).dispatches).toBe(1);
+    expect((await createSweep(sweepDeps())()).handedOver).toContain(run.run_id);
   });
 
-  it('fails a running run with no report within RUN_STALE_AFTER_MS, and then ignores its late report', async () => {
-    const clientId = randomUUID();
-    const { run } = await h.start(clientId);
+  it('fails a run whose hand-overs ran out (internal), tells waiters and releases its hold', async () => {
+    const clientId = await h.client({ balanceUsd: '1.00' });
+    const text = 'Mail jane@example.com today.';
+    const quote = await h.quote(clientId, 'pii-redact', { text });
+    const { run } = await h.run({
+      client_id: clientId,
+      slug: 'pii-redact',
+      input: { text },
+      quote_id: quote.quote_id,
+      idempotency_key: `cap-${randomUUID()}`,
+    });
     const id = run.run_id;
-    await h.report({ event: 'started', run_id: id, attempt: 1, at: new Date().toISOString() });
-    expect((await sweep()).failed.map((f) => f.run_id)).not.toContain(id);
-
+    // Four more hand-overs were lost before this one (as the row says), and now its job is gone too.
+    const last = runJobId(id, 5);
     await h.prisma
-      .$executeRaw`UPDATE orchestrator.runs SET updated_at = now() - interval '16 minutes' WHERE id = ${id}::uuid`;
-    expect((await sweep()).failed).toContainEqual({ run_id: id, status: 'failed' });
-    const failed = await h.orchestrator.call('getRun', { client_id: clientId, run_id: id });
-    expect(failed).toMatchObject({
+      .$executeRaw`UPDATE orchestrator.runs SET dispatches = 5, job_id = ${last} WHERE id = ${id}::uuid`;
+
+    const swept = await createSweep(sweepDeps())();
+    expect(swept.finished).toContain(id);
+    expect(await rowOf(id)).toMatchObject({
       status: 'failed',
-      error: { code: 'internal', message: 'run stalled: no report from a worker within 900 s' },
+      dispatches: 5,
+      error: {
+        code: 'internal',
+        message: 'run could not be kept on a worker queue: its job was lost 5 times',
+      },
     });
     await pollUntil(() => h.finished.some((event) => event.run_id === id && event.status === 'failed'));
-
-    const late = crtResult('example.com');
-    await expect(
-      h.report({ event: 'completed', run_id: id, attempt: 1, at: new Date().toISOString(), result: late }),
-    ).resolves.toEqual({ applied: false });
-    expect((await h.orchestrator.call('getRun', { client_id: clientId, run_id: id })).status).toBe('failed');
+    await pollUntil(
+      async () => (await h.wallet.call('runLedger', { client_id: clientId, run_id: id })).settled,
+    );
+    expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: id })).toMatchObject({
+      held_usd: '0.00',
+      charged_usd: '0.00',
+    });
   });
 
-  describe('every capability and the money', () => {
-    const TEXT = 'Mail jane@example.com today.';
+  it('leaves a claimed run whose job vanished alone while a worker holds it; hands it over once the hold lapses', async () => {
+    const { run } = await h.start(randomUUID());
+    const id = run.run_id;
+    await expect(h.claim(id, runJobId(id, 1))).resolves.toEqual({ go: true, attempt: 1 });
+    await h.crtQueue.remove(runJobId(id, 1));
+    // What a worker's heartbeat writes while it computes the run or holds its unacknowledged result.
+    const held = heldRunsKey(h.bus.prefix);
+    await h.bus.redis.zadd(held, Date.now() + 60_000, id);
+    try {
+      const sweep = createSweep(sweepDeps());
+      for (let i = 0; i < 2; i += 1) {
+        const swept = await sweep();
+        expect(swept.held).toContain(id);
+        expect(swept.handedOver).not.toContain(id);
+      }
+      expect(await rowOf(id)).toMatchObject({ status: 'running', dispatches: 1, jobId: runJobId(id, 1) });
 
-    async function quoted() {
-      const clientId = await h.client({ balanceUsd: '1.00' });
-      const quote = await h.quote(clientId, 'pii-redact', { text: TEXT });
-      return { clientId, quote };
+      // The worker stopped announcing it (died): its last score is in the past.
+      await h.bus.redis.zadd(held, Date.now() - 1, id);
+      const swept = await createSweep(sweepDeps())();
+      expect(swept.held).not.toContain(id);
+      expect(swept.handedOver).toContain(id);
+      expect(await rowOf(id)).toMatchObject({ status: 'running', dispatches: 2, jobId: runJobId(id, 2) });
+      expect(await h.crtQueue.getJob(runJobId(id, 2))).toBeDefined();
+    } finally {
+      await h.bus.redis.zrem(held, id);
     }
+  });
 
-    async function paidRun(bus = h.bus) {
-      const { clientId, quote } = await quoted();
-      const handlers = orchestratorHandlers(h.handlerDeps(bus));
-      const { run } = await handlers.startRun(
+  it('ends a running run whose cancel was asked and whose job vanished as cancelled, not run again', async () => {
+    const { run } = await h.start(randomUUID());
+    const id = run.run_id;
+    await h.prisma.$executeRaw`
+      UPDATE orchestrator.runs SET status = 'running', attempts = 1, cancel_requested_at = now()
+      WHERE id = ${id}::uuid`;
+    await h.crtQueue.remove(runJobId(id, 1));
+    expect((await createSweep(sweepDeps())()).finished).toContain(id);
+    expect(await rowOf(id)).toMatchObject({ status: 'cancelled', dispatches: 1 });
+    expect(await h.crtQueue.getJob(runJobId(id, 2))).toBeUndefined();
+  });
+});
+
+describe('dispatcher: Redis restarted without its data', () => {
+  let redis: PrivateRedis;
+  let bus: Bus<MessageCatalog>;
+  let queue: Queue;
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    bus = createBus({
+      catalog: messageCatalog,
+      redisUrl: redis.url,
+      prefix: h.stack.prefix,
+      logger: h.log.logger,
+      encryptionKeys: h.stack.busEncryptionKeys,
+    });
+    queue = new Queue('jobs.capability.crt', { connection: { url: redis.url }, prefix: h.stack.prefix });
+  });
+
+  afterAll(async () => {
+    await queue?.close();
+    await bus?.close();
+    await redis?.stop();
+  });
+
+  it('hands every live run over again in one pass once Redis comes back empty', async () => {
+    // Runs queued on this Redis (the wallet stays on the stack's): their jobs live only here.
+    const handlers = orchestratorHandlers(h.handlerDeps(bus));
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await handlers.startCrtRun(
         {
-          client_id: clientId,
-          slug: 'pii-redact',
-          input: { text: TEXT },
-          quote_id: quote.quote_id,
+          client_id: randomUUID(),
           client_type: 'api',
-          idempotency_key: `sweep-${randomUUID()}`,
+          input: { apex: `example${i}.com`, include_first_seen: false, limit: 100 },
         },
-        { deadline: Date.now() + 10_000, requestId: 'test' },
+        { deadline: Date.now() + 10_000, requestId: `flush-${i}` },
       );
-      return { clientId, runId: run.run_id };
+      ids.push(answer.run.run_id);
+    }
+    for (const id of ids) expect(await queue.getJob(runJobId(id, 1))).toBeDefined();
+    const sweep = createSweep(sweepDeps(bus));
+    // The first pass of a process checks everything: these jobs are all there. (Runs of the other
+    // tests queued on the stack's Redis look missing here and are handed over: not ours to check.)
+    const first = await sweep();
+    expect(first.fullCheck).toBe(true);
+    for (const id of ids) expect(first.handedOver).not.toContain(id);
+    expect((await sweep()).fullCheck).toBe(false);
+
+    await redis.restartEmpty();
+    const swept = await pollUntil(async () => {
+      const result = await sweep();
+      return result.fullCheck ? result : undefined;
+    });
+    expect(swept.handedOver).toEqual(expect.arrayContaining(ids));
+    for (const id of ids) {
+      expect(await rowOf(id)).toMatchObject({ status: 'queued', dispatches: 2, jobId: runJobId(id, 2) });
+      expect(await queue.getJob(runJobId(id, 2))).toBeDefined();
+    }
+  });
+
+  it('hands a queued run over at once, a claimed one only after a heartbeat TTL, a re-announced one not', async () => {
+    const handlers = orchestratorHandlers(h.handlerDeps(bus));
+    const start = async (apex: string) =>
+      (
+        await handlers.startCrtRun(
+          {
+            client_id: randomUUID(),
+            client_type: 'api',
+            input: { apex, include_first_seen: false, limit: 3 },
+          },
+          { deadline: Date.now() + 10_000, requestId: apex },
+        )
+      ).run.run_id;
+    const queuedId = await start('queued.example');
+    const claimedId = await start('claimed.example');
+    const heldId = await start('held.example');
+    for (const id of [claimedId, heldId]) {
+      await expect(h.claim(id, runJobId(id, 1))).resolves.toEqual({ go: true, attempt: 1 });
+    }
+    // The dispatcher's clock, moved by hand: the grace is measured on it, never on the wall clock.
+    let clock = Date.now();
+    const sweep = createSweep(
+      sweepDeps(bus, { restartGraceMs: WORKER_HEARTBEAT_TTL_MS, now: () => new Date(clock) }),
+    );
+    const first = await sweep();
+    for (const id of [queuedId, claimedId, heldId]) {
+      expect(first.handedOver).not.toContain(id);
+      expect(first.deferred).not.toContain(id);
     }
 
-    it('queues an undispatched run of any capability on its own queue', async () => {
-      const { runId } = await paidRun(deadBus);
-      expect((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).dispatchedAt).toBeNull();
-      expect((await sweep()).queued).toContain(runId);
-      expect((await h.queue('capability.pii-redact').getJob(runJobId(runId)))?.data).toEqual({
-        run_id: runId,
-        input: { text: TEXT, types: ['email', 'phone', 'iban', 'card'], style: 'label' },
-      });
+    await redis.restartEmpty();
+    clock += 60_000;
+    const swept = await pollUntil(async () => {
+      const result = await sweep();
+      return result.fullCheck ? result : undefined;
+    });
+    expect(swept.handedOver).toContain(queuedId);
+    expect(swept.deferred).toEqual(expect.arrayContaining([claimedId, heldId]));
+    expect(await rowOf(queuedId)).toMatchObject({ dispatches: 2, jobId: runJobId(queuedId, 2) });
+    // The worker holding `heldId` beats again on the new Redis; nobody announces `claimedId`.
+    await bus.redis.zadd(heldRunsKey(bus.prefix), Date.now() + 60_000, heldId);
+
+    clock += WORKER_HEARTBEAT_TTL_MS - 1;
+    const inGrace = await sweep();
+    expect(inGrace.handedOver).not.toContain(claimedId);
+    expect(inGrace.deferred).toContain(claimedId);
+    expect(inGrace.held).toContain(heldId);
+    expect(await rowOf(claimedId)).toMatchObject({ status: 'running', dispatches: 1 });
+
+    clock += 1;
+    const after = await sweep();
+    expect(after.fullCheck).toBe(true);
+    expect(after.handedOver).toContain(claimedId);
+    expect(after.held).toContain(heldId);
+    expect(await rowOf(claimedId)).toMatchObject({
+      status: 'running',
+      dispatches: 2,
+      jobId: runJobId(claimedId, 2),
+    });
+    expect(await queue.getJob(runJobId(claimedId, 2))).toBeDefined();
+    expect(await rowOf(heldId)).toMatchObject({
+      status: 'running',
+      dispatches: 1,
+      jobId: runJobId(heldId, 1),
+    });
+  });
+});
+
+describe('dispatcher: holds', () => {
+  const TEXT = 'Mail jane@example.com today.';
+
+  it('releases a hold whose run was never recorded once it is older than ORPHAN_HOLD_AFTER_MS', async () => {
+    const clientId = await h.client({ balanceUsd: '1.00' });
+    const quote = await h.quote(clientId, 'pii-redact', { text: TEXT });
+    // What an undone pending run whose hold the wallet had made leaves behind (uploads refusal).
+    await h.wallet.call('holdForRun', {
+      client_id: clientId,
+      run_id: quote.quote_id,
+      quote_id: quote.quote_id,
+      slug: 'pii-redact',
+      input_hash: inputHash({ text: TEXT, types: ['email', 'phone', 'iban', 'card'], style: 'label' }),
+    });
+    // And a hold whose run exists (queued): not an orphan, whatever its age.
+    const liveQuote = await h.quote(clientId, 'pii-redact', { text: TEXT });
+    const live = await h.run({
+      client_id: clientId,
+      slug: 'pii-redact',
+      input: { text: TEXT },
+      quote_id: liveQuote.quote_id,
+      idempotency_key: `live-${randomUUID()}`,
     });
 
-    it('releases the hold of a stalled paid run in the same sweep that fails it', async () => {
-      const { clientId, runId } = await paidRun();
-      await h.report({ event: 'started', run_id: runId, attempt: 1, at: new Date().toISOString() });
-      await h.prisma
-        .$executeRaw`UPDATE orchestrator.runs SET updated_at = now() - interval '16 minutes' WHERE id = ${runId}::uuid`;
-      const swept = await sweep();
-      expect(swept.failed).toContainEqual({ run_id: runId, status: 'failed' });
-      expect(swept.settled).toContain(runId);
-      expect((await h.queue('wallet.settle').getJob(`settle-${runId}`))?.data).toEqual({
-        run_id: runId,
-        client_id: clientId,
-        outcome: 'release',
-        reason: 'run failed: internal',
-      });
-      // Queued once: the next sweep leaves it alone.
-      expect((await sweep()).settled).not.toContain(runId);
+    expect((await createSweep(sweepDeps())()).orphansReleased).not.toContain(quote.quote_id);
+    const later = () => new Date(Date.now() + 11 * 60_000);
+    const swept = await createSweep(sweepDeps(h.bus, { now: later }))();
+    expect(swept.orphansReleased).toContain(quote.quote_id);
+    expect(swept.orphansReleased).not.toContain(live.run.run_id);
+    expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: quote.quote_id })).toMatchObject({
+      held_usd: '0.00',
+      settled: true,
     });
-
-    it('releases a hold whose run was never recorded once it is older than ORPHAN_HOLD_AFTER_MS', async () => {
-      // What a run transaction that rolled back after the wallet committed the hold leaves behind.
-      const { clientId, quote } = await quoted();
-      await h.wallet.call('holdForRun', {
-        client_id: clientId,
-        run_id: quote.quote_id,
-        quote_id: quote.quote_id,
-        slug: 'pii-redact',
-        input_hash: inputHash({ text: TEXT, types: ['email', 'phone', 'iban', 'card'], style: 'label' }),
-      });
-      // And a hold whose run exists (queued): not an orphan, whatever its age.
-      const live = await paidRun();
-
-      expect((await sweep()).orphansReleased).not.toContain(quote.quote_id);
-      const later = () => new Date(Date.now() + 11 * 60_000);
-      const swept = await sweep(900_000, later);
-      expect(swept.orphansReleased).toContain(quote.quote_id);
-      expect(swept.orphansReleased).not.toContain(live.runId);
-      expect((await h.queue('wallet.settle').getJob(`settle-${quote.quote_id}`))?.data).toEqual({
-        run_id: quote.quote_id,
-        client_id: clientId,
-        outcome: 'release',
-        reason: 'hold without a run',
-      });
-      await pollUntil(
-        async () =>
-          (await h.wallet.call('runLedger', { client_id: clientId, run_id: quote.quote_id })).settled,
-      );
-      expect(
-        await h.wallet.call('runLedger', { client_id: live.clientId, run_id: live.runId }),
-      ).toMatchObject({
-        held_usd: '0.002',
-        settled: false,
-      });
+    expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: live.run.run_id })).toMatchObject({
+      held_usd: '0.002',
+      settled: false,
     });
   });
 });

@@ -7,14 +7,13 @@ import {
   ServiceUnavailableError,
   ValidationError,
 } from '@svc/errors';
-import { pollUntil } from '@svc/testkit';
-import { requeueUndispatched, runJobId } from '../src/domain/dispatch';
+import { runJobId } from '../src/domain/dispatch';
 import { inputHash } from '../src/domain/request-hash';
-import { capabilityJobEnqueuer } from '../src/handlers/bus-ports';
 import { FILE_RECORDS } from './fixtures/capability-records';
 import { type FakeUploads, startFakeUploads } from './fixtures/fake-uploads';
 import { csvFile, imageFile, pdfFile } from './fixtures/resolved-files';
 import { type InProcessHarness, rejection, startInProcessHarness } from './harness';
+import { sweepOnce } from './sweep-deps';
 
 // The orchestrator's RPC handlers and report consumer run in this process; the wallet (quotes,
 // holds) and the registry are real processes of a private stack; PostgreSQL and Redis are real.
@@ -157,7 +156,7 @@ describe('orchestrator.startRun with files', () => {
     const row = await h.prisma.run.findUniqueOrThrow({ where: { id: runId } });
     expect(row.files).toEqual([pdf]);
     expect(row.priceMicros).toBe(12_000n);
-    const job = await h.queue('capability.pdf-extract-text').getJob(runJobId(runId));
+    const job = await h.queue('capability.pdf-extract-text').getJob(runJobId(runId, 1));
     expect(job?.data).toEqual({ run_id: runId, input, files: [pdf] });
     // quote (checked), run (checked), then marked with the run id once the wallet held the price.
     expect(resolveCallsFor(pdf.upload_id)).toEqual([
@@ -170,7 +169,7 @@ describe('orchestrator.startRun with files', () => {
     });
   });
 
-  it('the dispatcher re-queues a file run from its stored row with its files', async () => {
+  it('the dispatcher hands a file run over again from its stored row, with its files', async () => {
     const clientId = await h.client({ balanceUsd: '1.00' });
     const images = [imageFile(), imageFile()].map((file) => upload(clientId, 'image-thumbnail', file));
     const input = { upload_ids: images.map((file) => file.upload_id) };
@@ -183,17 +182,85 @@ describe('orchestrator.startRun with files', () => {
       idempotency_key: `img-${randomUUID()}`,
     });
     const queue = h.queue('capability.image-thumbnail');
-    // As if the job was lost with Redis: gone from the queue, never dispatched.
-    await (await queue.getJob(runJobId(run.run_id)))?.remove();
-    await h.prisma.run.update({ where: { id: run.run_id }, data: { dispatchedAt: null } });
-    const swept = await requeueUndispatched({ prisma: h.prisma, enqueue: capabilityJobEnqueuer(h.bus) });
-    expect(swept.failed).toEqual([]);
-    expect(swept.queued).toContain(run.run_id);
-    expect((await queue.getJob(runJobId(run.run_id)))?.data).toEqual({
+    // As if the job was lost with Redis.
+    await (await queue.getJob(runJobId(run.run_id, 1)))?.remove();
+    const swept = await sweepOnce(h);
+    expect(swept.finished).not.toContain(run.run_id);
+    expect(swept.handedOver).toContain(run.run_id);
+    expect((await queue.getJob(runJobId(run.run_id, 2)))?.data).toEqual({
       run_id: run.run_id,
       input: { ...input, sizes: [{ width: 256 }], format: 'webp', fit: 'inside' },
       files: images,
     });
+  });
+
+  it('the upload service failing when the files are marked: 503 naming it; the dispatcher finishes the run', async () => {
+    const clientId = await h.client({ balanceUsd: '1.00' });
+    const pdf = upload(clientId, 'pdf-extract-text', pdfFile(3));
+    const input = { upload_id: pdf.upload_id };
+    const quote = await h.quote(clientId, 'pdf-extract-text', input);
+    const key = `mark-${randomUUID()}`;
+    // The files are checked before the run is recorded; the service fails when they are marked.
+    uploads.failMarks(1);
+    const err = await rejection(
+      h.run({
+        client_id: clientId,
+        slug: 'pdf-extract-text',
+        input,
+        quote_id: quote.quote_id,
+        idempotency_key: key,
+      }),
+    );
+    expect(err).toBeInstanceOf(ServiceUnavailableError);
+    expect(err).toMatchObject({
+      message: expect.stringMatching(
+        new RegExp(
+          `^uploads service .*; run ${quote.quote_id} was recorded but its hold is not confirmed yet: retry with the same Idempotency-Key$`,
+        ),
+      ),
+    });
+    expect(await h.prisma.run.findUniqueOrThrow({ where: { id: quote.quote_id } })).toMatchObject({
+      holdPending: true,
+    });
+
+    const swept = await sweepOnce(h);
+    expect(swept.confirmed).toContain(quote.quote_id);
+    expect(resolveCallsFor(pdf.upload_id).at(-1)).toEqual({
+      client_id: clientId,
+      slug: 'pdf-extract-text',
+      upload_ids: [pdf.upload_id],
+      run_id: quote.quote_id,
+    });
+    expect(await h.prisma.run.findUniqueOrThrow({ where: { id: quote.quote_id } })).toMatchObject({
+      holdPending: false,
+      status: 'queued',
+      jobId: runJobId(quote.quote_id, 1),
+    });
+    expect(await h.queue('capability.pdf-extract-text').getJob(runJobId(quote.quote_id, 1))).toBeDefined();
+    // One hold, however often it was asked for.
+    expect(await h.prisma.ledgerEntry.count({ where: { runId: quote.quote_id, kind: 'hold' } })).toBe(1);
+  });
+
+  it('an upload refused when it is marked (after the hold): no run, and the hold is given back first', async () => {
+    const clientId = await h.client({ balanceUsd: '1.00' });
+    const pdf = upload(clientId, 'pdf-extract-text', pdfFile(2));
+    const input = { upload_id: pdf.upload_id };
+    const quote = await h.quote(clientId, 'pdf-extract-text', input);
+    // Checked fine before the run is recorded; expired by the time it is marked (after the hold).
+    uploads.failMarks(1, new ConflictError(`upload ${pdf.upload_id} expired; upload it again`));
+    const err = await rejection(
+      h.run({
+        client_id: clientId,
+        slug: 'pdf-extract-text',
+        input,
+        quote_id: quote.quote_id,
+        idempotency_key: `mark-refused-${randomUUID()}`,
+      }),
+    );
+    expect(err).toBeInstanceOf(ConflictError);
+    expect(await h.prisma.run.findUnique({ where: { id: quote.quote_id } })).toBeNull();
+    const lines = await h.prisma.ledgerEntry.findMany({ where: { runId: quote.quote_id } });
+    expect(lines.map((line) => line.kind).sort()).toEqual(['hold', 'release']);
   });
 
   it('a refused run marks nothing: no quote_id (422), not enough money (402), a resolve error', async () => {
@@ -261,10 +328,10 @@ describe('orchestrator.startRun with files', () => {
   });
 });
 
-describe('runs.report with artifacts', () => {
+describe('orchestrator.reportRun with artifacts', () => {
   const at = (second: number) => `2026-11-21T12:00:${String(second).padStart(2, '0')}.000Z`;
 
-  /** A queued pdf-extract-text run of a fresh client, started by a worker (attempt 1). */
+  /** A queued pdf-extract-text run of a fresh client, claimed by a worker (attempt 1 of job run-<id>-1). */
   async function runningPdfRun() {
     const clientId = await h.client({ balanceUsd: '1.00' });
     const pdf = upload(clientId, 'pdf-extract-text', pdfFile(2));
@@ -277,8 +344,9 @@ describe('runs.report with artifacts', () => {
       quote_id: quote.quote_id,
       idempotency_key: `r-${randomUUID()}`,
     });
-    await h.report({ event: 'started', run_id: run.run_id, attempt: 1, at: at(1) });
-    return { clientId, runId: run.run_id, pdf };
+    const jobId = runJobId(run.run_id, 1);
+    await expect(h.claim(run.run_id, jobId)).resolves.toEqual({ go: true, attempt: 1 });
+    return { clientId, runId: run.run_id, jobId, pdf };
   }
 
   function pdfResult(uploadId: string) {
@@ -306,7 +374,7 @@ describe('runs.report with artifacts', () => {
   }
 
   it('registers the artifacts for the run owner before the run shows completed', async () => {
-    const { clientId, runId, pdf } = await runningPdfRun();
+    const { clientId, runId, jobId, pdf } = await runningPdfRun();
     const seen: string[] = [];
     uploads.onRegister = async (call) => {
       const row = await h.prisma.run.findUniqueOrThrow({ where: { id: call.run_id } });
@@ -318,6 +386,7 @@ describe('runs.report with artifacts', () => {
         h.report({
           event: 'completed',
           run_id: runId,
+          job_id: jobId,
           attempt: 1,
           at: at(2),
           result: pdfResult(pdf.upload_id),
@@ -332,60 +401,58 @@ describe('runs.report with artifacts', () => {
         status: 'completed',
       });
       // A redelivered completed report finds the run final: nothing is registered again.
-      await h.report(
-        {
-          event: 'completed',
-          run_id: runId,
-          attempt: 1,
-          at: at(3),
-          result: pdfResult(pdf.upload_id),
-          artifacts,
-        },
-        'again',
-      );
+      await h.report({
+        event: 'completed',
+        run_id: runId,
+        job_id: jobId,
+        attempt: 1,
+        at: at(3),
+        result: pdfResult(pdf.upload_id),
+        artifacts,
+      });
       expect(uploads.registerCalls.filter((call) => call.run_id === runId)).toHaveLength(1);
     } finally {
       uploads.onRegister = undefined;
     }
   });
 
-  it('a failing registration fails the report job: the run stays running, and the retry completes it', async () => {
-    const { runId, pdf } = await runningPdfRun();
+  it('a failing registration fails the report (503): the run stays running, and the retried report completes it', async () => {
+    const { runId, jobId, pdf } = await runningPdfRun();
     const statuses: string[] = [];
     uploads.onRegister = async (call) => {
       if (call.run_id !== runId) return;
       statuses.push((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).status);
     };
     uploads.failRegistrations(1);
+    const report = {
+      event: 'completed' as const,
+      run_id: runId,
+      job_id: jobId,
+      attempt: 1,
+      at: at(2),
+      result: pdfResult(pdf.upload_id),
+      artifacts: [artifact(runId)],
+    };
     try {
-      await expect(
-        h.report({
-          event: 'completed',
-          run_id: runId,
-          attempt: 1,
-          at: at(2),
-          result: pdfResult(pdf.upload_id),
-          artifacts: [artifact(runId)],
-        }),
-      ).resolves.toEqual({ applied: true });
+      // The worker is refused and keeps asking (it completes its job only once a report is answered).
+      const refused = await rejection(h.report(report));
+      expect(refused).toBeInstanceOf(ServiceUnavailableError);
+      expect((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe('running');
+      await expect(h.report(report)).resolves.toEqual({ applied: true });
     } finally {
       uploads.onRegister = undefined;
     }
-    // First attempt refused (503) with the run still running; BullMQ retried the report job.
     expect(statuses).toEqual(['running', 'running']);
-    const job = await h.queue('runs.report').getJob(`report-${runId}-completed-1`);
-    expect(job?.attemptsMade).toBe(2);
-    await pollUntil(
-      async () => (await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).status === 'completed',
-    );
+    expect((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe('completed');
   });
 
   it('a completed report without artifacts does not call the upload service', async () => {
-    const { runId, pdf } = await runningPdfRun();
+    const { runId, jobId, pdf } = await runningPdfRun();
     await expect(
       h.report({
         event: 'completed',
         run_id: runId,
+        job_id: jobId,
         attempt: 1,
         at: at(2),
         result: pdfResult(pdf.upload_id),

@@ -2,19 +2,11 @@ import {
   type Bus,
   createBus,
   createRpcClient,
-  enqueueJob,
-  jobQueueName,
   type RpcClient,
   type Subscription,
   subscribeEvents,
 } from '@svc/bus';
-import {
-  type JobName,
-  type JobPayloadInput,
-  type JobResult,
-  type MessageCatalog,
-  messageCatalog,
-} from '@svc/capabilities';
+import { type JobName, type MessageCatalog, messageCatalog } from '@svc/capabilities';
 import {
   type CapabilityRecord,
   type EventPayload,
@@ -28,9 +20,7 @@ import { freePort } from '@svc/devstack';
 import { type MemoryLogger, memoryLogger } from '@svc/log';
 import { createCapabilityDirectory } from '@svc/service-kit';
 import { startTestStack, type TestStack } from '@svc/testkit';
-import { type Job, Queue, QueueEvents } from 'bullmq';
-import { runJobId } from '../src/domain/dispatch';
-import { consumeRunReports } from '../src/handlers/reports';
+import type { Job, Queue } from 'bullmq';
 import { type orchestratorHandlers, serveOrchestratorRpc } from '../src/handlers/rpc';
 import { OpenedQueue } from './opened-queue';
 
@@ -59,8 +49,12 @@ export interface Harness {
   /** Announces a worker of `runtime` in its heartbeat set (as a worker's beat does) until `workerGone`. */
   workerUp(runtime: string, workerId?: string): Promise<void>;
   workerGone(runtime: string, workerId?: string): Promise<void>;
-  /** Queues a worker report (job id `report-<run>-<event>-<attempt>[-suffix]`) and waits until it was applied. */
-  report(payload: JobPayloadInput<'runs.report'>, jobIdSuffix?: string): Promise<JobResult<'runs.report'>>;
+  /** A worker's report (`orchestrator.reportRun`), answered once applied (or not). */
+  report(
+    payload: RpcRequestInput<'orchestrator', 'reportRun'>,
+  ): Promise<RpcResponse<'orchestrator', 'reportRun'>>;
+  /** A worker's claim of its job (`orchestrator.claimAttempt`). */
+  claim(runId: string, jobId: string): Promise<RpcResponse<'orchestrator', 'claimAttempt'>>;
   close(): Promise<void>;
 }
 
@@ -92,9 +86,6 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     return found;
   };
   const crtQueue = queue('capability.crt');
-  const reportQueue = new Queue(jobQueueName('runs.report'), { connection, prefix: stack.prefix });
-  const reportEvents = new QueueEvents(jobQueueName('runs.report'), { connection, prefix: stack.prefix });
-  await reportEvents.waitUntilReady();
   const finished: Array<EventPayload<'run.finished'>> = [];
   const cancelRequests: Array<EventPayload<'run.cancel-requested'>> = [];
   const subscription: Subscription = subscribeEvents(bus, {
@@ -107,12 +98,13 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   });
   await subscription.waitUntilReady();
 
+  const orchestrator = createRpcClient(bus, 'orchestrator', { timeoutMs: 15_000 });
   return {
     stack,
     prisma,
     bus,
     log,
-    orchestrator: createRpcClient(bus, 'orchestrator', { timeoutMs: 15_000 }),
+    orchestrator,
     wallet: createRpcClient(bus, 'wallet', { timeoutMs: 15_000 }),
     crtQueue,
     queue,
@@ -129,17 +121,10 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     async workerGone(runtime, workerId = 'test-worker') {
       await bus.redis.zrem(runtimeWorkersKey(stack.prefix, runtime), workerId);
     },
-    async report(payload, jobIdSuffix) {
-      const jobId = `report-${payload.run_id}-${payload.event}-${payload.attempt}${jobIdSuffix ? `-${jobIdSuffix}` : ''}`;
-      await enqueueJob(bus, 'runs.report', payload, { jobId });
-      const job = await reportQueue.getJob(jobId);
-      if (!job) throw new Error(`report job ${jobId} vanished`);
-      return job.waitUntilFinished(reportEvents, 15_000);
-    },
+    report: (payload) => orchestrator.call('reportRun', payload),
+    claim: (runId, jobId) => orchestrator.call('claimAttempt', { run_id: runId, job_id: jobId }),
     async close() {
       await subscription.close();
-      await reportEvents.close();
-      await reportQueue.close();
       for (const open of queues.values()) await open.close();
       await bus.close();
       await prisma.$disconnect();
@@ -170,7 +155,7 @@ export interface InProcessHarness extends Harness {
   run(
     request: Omit<RpcRequestInput<'orchestrator', 'startRun'>, 'client_type'> & { client_type?: string },
   ): Promise<RpcResponse<'orchestrator', 'startRun'>>;
-  /** The `capability.crt` job of a run (`run-<id>`), if queued. */
+  /** The `capability.crt` job of a run's current hand-over (its `job_id`), if queued. */
   jobOf(runId: string): Promise<Job | undefined>;
   /** The handlers' dependencies, to build more handlers on another bus (e.g. a dead Redis). */
   handlerDeps(bus: Bus<MessageCatalog>): Parameters<typeof orchestratorHandlers>[0];
@@ -186,8 +171,9 @@ export interface InProcessHarnessOptions {
 }
 
 /**
- * A stack with real registry and wallet processes, and the orchestrator's RPC handlers and report
- * consumer in this process, so a test can hand them a dead Redis or run a dispatcher sweep itself.
+ * A stack with real registry and wallet processes, and the orchestrator's RPC handlers (the workers'
+ * claim and reports included) in this process, so a test can hand them a dead Redis or run a
+ * dispatcher sweep itself.
  * Nothing answers `rpc.uploads`: a suite that needs it serves its own (serveRpc on `h.bus`).
  */
 export async function startInProcessHarness(
@@ -213,11 +199,9 @@ export async function startInProcessHarness(
     wallet,
     uploads,
     directory,
-    rpcTimeoutMs: WALLET_TIMEOUT_MS,
   });
   const server = serveOrchestratorRpc(handlerDeps(h.bus));
-  const reports = consumeRunReports({ ...deps, uploads });
-  await Promise.all([server.waitUntilReady(), reports.waitUntilReady()]);
+  await server.waitUntilReady();
   return {
     ...h,
     start: (clientId, extra = {}) =>
@@ -230,10 +214,12 @@ export async function startInProcessHarness(
     quote: (clientId, slug, input) =>
       h.orchestrator.call('quote', { client_id: clientId, slug, input, client_type: 'api' }),
     run: (request) => h.orchestrator.call('startRun', { client_type: 'api', ...request }),
-    jobOf: (runId) => h.crtQueue.getJob(runJobId(runId)),
+    async jobOf(runId) {
+      const row = await h.prisma.run.findUnique({ where: { id: runId }, select: { jobId: true } });
+      return row?.jobId ? h.crtQueue.getJob(row.jobId) : undefined;
+    },
     handlerDeps,
     async close() {
-      await reports.close();
       await server.close();
       await h.close();
     },

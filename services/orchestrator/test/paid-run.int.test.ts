@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { RunRecord } from '@svc/contracts';
-import { ConflictError, PaymentRequiredError, ValidationError } from '@svc/errors';
+import type { RpcClient } from '@svc/bus';
+import { type RpcCatalog, RunRecord } from '@svc/contracts';
+import { ConflictError, PaymentRequiredError, ServiceUnavailableError, ValidationError } from '@svc/errors';
 import { pollUntil } from '@svc/testkit';
 import { runJobId } from '../src/domain/dispatch';
-import { type InProcessHarness, rejection, startInProcessHarness } from './harness';
+import { orchestratorHandlers } from '../src/handlers/rpc';
+import { type InProcessHarness, rejection, startInProcessHarness, WALLET_TIMEOUT_MS } from './harness';
+import { sweepOnce } from './sweep-deps';
 
 // The orchestrator's RPC handlers and report consumer run in this process; the registry (the
 // published catalog, with its real manifests) and the wallet (quotes, holds, settlements) are real
@@ -31,7 +34,7 @@ describe('orchestrator.startRun (paid)', () => {
     return { clientId, quote };
   }
 
-  it('quote → run: holds the price, queues {run_id, input}; report completed → capture queued and applied', async () => {
+  it('quote → run: holds the price, queues {run_id, input} as run-<id>-1; claim + completed report → captured', async () => {
     const { clientId, quote } = await quoted();
     const key = `paid-${randomUUID()}`;
     const started = await h.run({
@@ -54,7 +57,8 @@ describe('orchestrator.startRun (paid)', () => {
       status_message: 'queued: waiting for a worker',
     });
     expect(started.quote).toMatchObject({ quote_id: runId, price_usd: '0.004' });
-    const job = await h.queue('capability.pii-redact').getJob(runJobId(runId));
+    const jobId = runJobId(runId, 1);
+    const job = await h.queue('capability.pii-redact').getJob(jobId);
     expect(job?.data).toEqual({ run_id: runId, input: PARSED_INPUT });
     expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: runId })).toMatchObject({
       held_usd: '0.004',
@@ -62,27 +66,31 @@ describe('orchestrator.startRun (paid)', () => {
       settled: false,
     });
 
+    // The worker's side (claim, then its report) as RPC calls.
     const at = new Date().toISOString();
-    await h.report({ event: 'started', run_id: runId, attempt: 1, at });
+    await expect(h.orchestrator.call('claimAttempt', { run_id: runId, job_id: jobId })).resolves.toEqual({
+      go: true,
+      attempt: 1,
+    });
     const result = {
       redacted_text: 'Write to [EMAIL] …',
       findings: [{ type: 'email', start: 9, end: 29, replacement: '[EMAIL]' }],
       counts: { email: 1, phone: 0, iban: 0, card: 0 },
       characters: 1_500,
     };
-    await expect(h.report({ event: 'completed', run_id: runId, attempt: 1, at, result })).resolves.toEqual({
-      applied: true,
-    });
+    await expect(
+      h.orchestrator.call('reportRun', {
+        event: 'completed',
+        run_id: runId,
+        job_id: jobId,
+        attempt: 1,
+        at,
+        result,
+      }),
+    ).resolves.toEqual({ applied: true });
     const row = await h.prisma.run.findUniqueOrThrow({ where: { id: runId } });
     expect(row).toMatchObject({ status: 'completed', priceMicros: 4_000n });
-    expect(row.settleQueuedAt).toBeInstanceOf(Date);
-    expect((await h.queue('wallet.settle').getJob(`settle-${runId}`))?.data).toEqual({
-      run_id: runId,
-      client_id: clientId,
-      outcome: 'capture',
-      reason: 'run completed',
-    });
-    // The wallet process applies it: the receipt shows the charge.
+    // The wallet captures it: the receipt shows the charge.
     await pollUntil(async () => {
       const receipt = await h.orchestrator.call('receipt', { client_id: clientId, run_id: runId });
       return receipt.ledger.settled;
@@ -116,7 +124,7 @@ describe('orchestrator.startRun (paid)', () => {
       message: expect.stringMatching(/^insufficient balance: the price 0\.004 USD/),
     });
     expect(await h.prisma.run.count({ where: { clientId } })).toBe(0);
-    expect(await h.queue('capability.pii-redact').getJob(runJobId(quote.quote_id))).toBeUndefined();
+    expect(await h.queue('capability.pii-redact').getJob(runJobId(quote.quote_id, 1))).toBeUndefined();
     expect(await h.prisma.ledgerEntry.count({ where: { runId: quote.quote_id } })).toBe(0);
 
     // A credit arrives (written as the operator CLI would): the same quote now runs.
@@ -235,5 +243,109 @@ describe('orchestrator.startRun (paid)', () => {
         'quote_id is required for paid capabilities: quote this input first (POST /api/capabilities/pii-redact/quote)',
     });
     expect(await h.prisma.run.count({ where: { clientId } })).toBe(0);
+  });
+});
+
+describe('a paid run recorded with its hold pending (issue 15)', () => {
+  async function quoted(balanceUsd = '1.00') {
+    const clientId = await h.client({ balanceUsd });
+    const quote = await h.quote(clientId, 'pii-redact', { text: TEXT });
+    return { clientId, quote };
+  }
+
+  /**
+   * The orchestrator's handlers with a wallet whose holdForRun answer never arrives: `never` as if the
+   * orchestrator died between recording the run and asking (no hold made), `lost` as if the wallet
+   * held the price and its answer was lost (a timeout, a crash after the call).
+   */
+  function handlersWhoseHold(hold: 'never' | 'lost') {
+    const wallet: RpcClient<RpcCatalog['wallet']> = {
+      service: 'wallet',
+      call: async (method, request) => {
+        if (method !== 'holdForRun') return h.wallet.call(method, request);
+        if (hold === 'lost') await h.wallet.call(method, request);
+        throw new ServiceUnavailableError(`wallet service did not answer within ${WALLET_TIMEOUT_MS} ms`);
+      },
+    };
+    return orchestratorHandlers({ ...h.handlerDeps(h.bus), wallet });
+  }
+
+  async function startPending(hold: 'never' | 'lost', balanceUsd?: string) {
+    const { clientId, quote } = await quoted(balanceUsd);
+    const request = {
+      client_id: clientId,
+      slug: 'pii-redact',
+      input: { text: TEXT },
+      quote_id: quote.quote_id,
+      client_type: 'api',
+      idempotency_key: `pending-${randomUUID()}`,
+    };
+    const err = await rejection(
+      handlersWhoseHold(hold).startRun(request, { deadline: Date.now() + 10_000, requestId: 'pending' }),
+    );
+    expect(err).toBeInstanceOf(ServiceUnavailableError);
+    expect(err).toMatchObject({
+      message: `wallet service did not answer within ${WALLET_TIMEOUT_MS} ms; run ${quote.quote_id} was recorded but its hold is not confirmed yet: retry with the same Idempotency-Key`,
+    });
+    expect(await h.prisma.run.findUniqueOrThrow({ where: { id: quote.quote_id } })).toMatchObject({
+      holdPending: true,
+      status: 'queued',
+      dispatches: 0,
+      jobId: null,
+    });
+    expect(await h.queue('capability.pii-redact').getJob(runJobId(quote.quote_id, 1))).toBeUndefined();
+    return { clientId, runId: quote.quote_id, request };
+  }
+
+  const holds = (runId: string) => h.prisma.ledgerEntry.count({ where: { runId, kind: 'hold' } });
+
+  it.each(['never', 'lost'] as const)(
+    'hold %s: the dispatcher confirms it: queued once, held exactly once; a retry replays it',
+    async (hold) => {
+      const { runId, request } = await startPending(hold);
+      expect(await holds(runId)).toBe(hold === 'lost' ? 1 : 0);
+
+      const swept = await sweepOnce(h);
+      expect(swept.confirmed).toContain(runId);
+      expect(await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
+        holdPending: false,
+        status: 'queued',
+        priceMicros: 4_000n,
+        dispatches: 1,
+        jobId: runJobId(runId, 1),
+      });
+      expect((await h.queue('capability.pii-redact').getJob(runJobId(runId, 1)))?.data).toEqual({
+        run_id: runId,
+        input: PARSED_INPUT,
+      });
+      expect(await holds(runId)).toBe(1);
+
+      // Another pass and the client's retry with its key change nothing.
+      expect((await sweepOnce(h)).confirmed).not.toContain(runId);
+      const retried = await h.run(request);
+      expect(retried).toMatchObject({
+        replay: true,
+        run: { run_id: runId, status: 'queued', price_usd: '0.004' },
+        quote: { quote_id: runId, price_usd: '0.004' },
+      });
+      expect(await holds(runId)).toBe(1);
+      expect((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).dispatches).toBe(1);
+    },
+  );
+
+  it('a retry with the same key finishes a pending run itself before answering', async () => {
+    const { runId, request } = await startPending('never');
+    const retried = await h.run(request);
+    expect(retried).toMatchObject({ replay: true, run: { run_id: runId, status: 'queued' } });
+    expect(await holds(runId)).toBe(1);
+    expect(await h.queue('capability.pii-redact').getJob(runJobId(runId, 1))).toBeDefined();
+  });
+
+  it('a hold refused when the dispatcher asks (402) undoes the pending run: no row, no hold', async () => {
+    const { runId } = await startPending('never', '0.001');
+    const swept = await sweepOnce(h);
+    expect(swept.undone).toContain(runId);
+    expect(await h.prisma.run.count({ where: { id: runId } })).toBe(0);
+    expect(await h.prisma.ledgerEntry.count({ where: { runId } })).toBe(0);
   });
 });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { enqueueJob, type JobProcessor, processJobs } from '@svc/bus';
+import { type JobProcessor, processJobs } from '@svc/bus';
 import { pollUntil } from '@svc/testkit';
 import { crtRequestHash, inputHash } from '../src/domain/request-hash';
 import { crtResult, type Harness, startHarness } from './harness';
 
 // The orchestrator as deployed: its own process (src/main.ts) next to real registry and wallet
 // processes. This suite plays the worker: it takes `capability.crt` and `capability.pii-redact`
-// jobs and answers with `runs.report` jobs.
+// jobs, claims them and reports (`orchestrator.claimAttempt`, `orchestrator.reportRun`).
 let h: Harness;
 let worker: JobProcessor;
 let piiWorker: JobProcessor;
@@ -31,31 +31,24 @@ beforeAll(async () => {
       ORPHAN_HOLD_AFTER_MS: '1000',
     },
   });
-  worker = processJobs(h.bus, 'capability.crt', async (job, { attempt }) => {
+  worker = processJobs(h.bus, 'capability.crt', async (job, { jobId }) => {
     taken.push(job.run_id);
-    const base = { run_id: job.run_id, attempt };
-    await enqueueJob(
-      h.bus,
-      'runs.report',
-      { ...base, event: 'started', at: new Date().toISOString() },
-      { jobId: `report-${job.run_id}-started-${attempt}` },
-    );
-    await enqueueJob(
-      h.bus,
-      'runs.report',
-      { ...base, event: 'completed', at: new Date().toISOString(), result: crtResult(job.apex) },
-      { jobId: `report-${job.run_id}-completed-${attempt}` },
-    );
+    const claim = await h.claim(job.run_id, jobId);
+    if (!claim.go) return { outcome: 'skipped' };
+    const base = { run_id: job.run_id, job_id: jobId, attempt: claim.attempt };
+    await h.report({
+      ...base,
+      event: 'completed',
+      at: new Date().toISOString(),
+      result: crtResult(job.apex),
+    });
     return { outcome: 'completed' };
   });
-  piiWorker = processJobs(h.bus, 'capability.pii-redact', async (job, { attempt }) => {
-    const base = { run_id: job.run_id, attempt };
-    await enqueueJob(
-      h.bus,
-      'runs.report',
-      { ...base, event: 'completed', at: new Date().toISOString(), result: PII_RESULT },
-      { jobId: `report-${job.run_id}-completed-${attempt}` },
-    );
+  piiWorker = processJobs(h.bus, 'capability.pii-redact', async (job, { jobId }) => {
+    const claim = await h.claim(job.run_id, jobId);
+    if (!claim.go) return { outcome: 'skipped' };
+    const base = { run_id: job.run_id, job_id: jobId, attempt: claim.attempt };
+    await h.report({ ...base, event: 'completed', at: new Date().toISOString(), result: PII_RESULT });
     return { outcome: 'completed' };
   });
   await Promise.all([worker.waitUntilReady(), piiWorker.waitUntilReady()]);

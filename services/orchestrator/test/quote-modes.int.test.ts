@@ -143,7 +143,7 @@ describe('orchestrator.startRun (modes)', () => {
       status_message:
         'queued: waiting for a worker with runtime browser; none is up yet, the run starts when one is',
     });
-    expect(await h.queue('capability.html-to-pdf').getJob(runJobId(runId))).toBeDefined();
+    expect(await h.queue('capability.html-to-pdf').getJob(runJobId(runId, 1))).toBeDefined();
     await h.workerUp('browser', 'mode-test');
     try {
       await expect(

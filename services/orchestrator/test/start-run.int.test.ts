@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Quote, RunRecord } from '@svc/contracts';
 import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '@svc/errors';
+import { pollUntil } from '@svc/testkit';
 import { crtRequestHash, inputHash } from '../src/domain/request-hash';
 import { type InProcessHarness, rejection, startInProcessHarness } from './harness';
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 describe('startCrtRun', () => {
-  it('records a queued run with its zero-price quote and queues job run-<id>', async () => {
+  it('records a queued run with its own zero-price quote (no wallet call) and queues job run-<id>-1', async () => {
     const clientId = randomUUID();
     const answer = await h.start(clientId);
     const runId = answer.run.run_id;
@@ -51,14 +52,12 @@ describe('startCrtRun', () => {
       }),
       quote: answer.quote,
     });
+    expect(row).toMatchObject({ holdPending: false, dispatches: 1, jobId: `run-${runId}-1` });
     expect(row.dispatchedAt).toBeInstanceOf(Date);
-    // The wallet stored the quote under the run id.
-    expect(await h.prisma.quote.findUnique({ where: { id: runId } })).toMatchObject({
-      clientId,
-      priceMicros: 0n,
-    });
+    // Built by the orchestrator and kept with the run only: the wallet stored nothing for it.
+    expect(await h.prisma.quote.findUnique({ where: { id: runId } })).toBeNull();
 
-    const job = await h.jobOf(runId);
+    const job = await h.crtQueue.getJob(`run-${runId}-1`);
     expect(job?.data).toEqual({ run_id: runId, apex: 'example.com', include_first_seen: false, limit: 100 });
   });
 
@@ -69,7 +68,10 @@ describe('startCrtRun', () => {
     const answer = await h.start(clientId, { quote_id: quoteId, input });
     expect(answer.run.run_id).toBe(quoteId);
     expect(answer.quote?.quote_id).toBe(quoteId);
-    expect((await h.jobOf(quoteId))?.data).toMatchObject({ apex: 'example.org', limit: 5 });
+    expect((await h.crtQueue.getJob(`run-${quoteId}-1`))?.data).toMatchObject({
+      apex: 'example.org',
+      limit: 5,
+    });
   });
 
   it('replays the same request under the same key (after lowercasing and defaults) without new work', async () => {
@@ -82,7 +84,6 @@ describe('startCrtRun', () => {
     });
     expect(again).toEqual({ replay: true, run: first.run, quote: first.quote });
     expect(await h.prisma.run.count({ where: { clientId } })).toBe(1);
-    expect(await h.prisma.quote.count({ where: { clientId } })).toBe(1);
   });
 
   it('answers 422 to a different request under a used key, and scopes keys to the client', async () => {
@@ -103,7 +104,7 @@ describe('startCrtRun', () => {
     expect(otherClient.run.run_id).not.toBe(first.run.run_id);
   });
 
-  it('gives 10 concurrent identical requests with one key exactly one run, one quote and one job', async () => {
+  it('gives 10 concurrent identical requests with one key exactly one run and one job', async () => {
     const clientId = randomUUID();
     const key = `burst-${randomUUID()}`;
     const answers = await Promise.all(
@@ -113,11 +114,10 @@ describe('startCrtRun', () => {
     expect(runIds.size).toBe(1);
     expect(answers.filter((answer) => !answer.replay)).toHaveLength(1);
     expect(await h.prisma.run.count({ where: { clientId } })).toBe(1);
-    expect(await h.prisma.quote.count({ where: { clientId } })).toBe(1);
 
     const [runId] = [...runIds];
     const jobs = await h.crtQueue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed']);
-    expect(jobs.filter((job) => job.data.run_id === runId).map((job) => job.id)).toEqual([`run-${runId}`]);
+    expect(jobs.filter((job) => job.data.run_id === runId).map((job) => job.id)).toEqual([`run-${runId}-1`]);
   });
 
   it('answers 409 to its owner for a quote_id already used for a run', async () => {
@@ -153,21 +153,55 @@ describe('startCrtRun', () => {
     expect((await h.start(owner, { quote_id: unused })).run.run_id).toBe(unused);
   });
 
-  it('leaves no run when the wallet is down (503), and a retry with the same key starts cleanly', async () => {
+  it('needs no wallet for a free run without a quote: the wallet down, the run is recorded and queued', async () => {
     const clientId = randomUUID();
-    const key = `wallet-down-${randomUUID()}`;
     await h.stack.stop('wallet');
     try {
-      const err = await rejection(h.start(clientId, { idempotency_key: key }));
-      expect(err).toBeInstanceOf(ServiceUnavailableError);
-      expect(err).toMatchObject({ status: 503 });
-      expect(await h.prisma.run.count({ where: { clientId } })).toBe(0);
+      const answer = await h.start(clientId, { idempotency_key: `no-wallet-${randomUUID()}` });
+      expect(answer).toMatchObject({
+        replay: false,
+        run: { status: 'queued' },
+        quote: { price_usd: '0.00' },
+      });
+      expect(await h.crtQueue.getJob(`run-${answer.run.run_id}-1`)).toBeDefined();
     } finally {
       await h.stack.start('wallet');
     }
-    const retried = await h.start(clientId, { idempotency_key: key });
-    expect(retried.replay).toBe(false);
-    expect(await h.prisma.run.count({ where: { clientId } })).toBe(1);
+  });
+
+  it('with a quote and the wallet down: 503 naming the wallet and the recorded run; the retry with the key finishes it', async () => {
+    const clientId = randomUUID();
+    const key = `wallet-down-${randomUUID()}`;
+    const { quote_id: quoteId } = await h.quote(clientId, 'crt', { apex: 'example.com' });
+    await h.stack.stop('wallet');
+    try {
+      const err = await rejection(h.start(clientId, { idempotency_key: key, quote_id: quoteId }));
+      expect(err).toBeInstanceOf(ServiceUnavailableError);
+      expect(err).toMatchObject({
+        status: 503,
+        message: expect.stringMatching(
+          new RegExp(
+            `^wallet service .*; run ${quoteId} was recorded but its hold is not confirmed yet: retry with the same Idempotency-Key$`,
+          ),
+        ),
+      });
+      expect(await h.prisma.run.findUniqueOrThrow({ where: { id: quoteId } })).toMatchObject({
+        holdPending: true,
+        dispatches: 0,
+        jobId: null,
+      });
+      expect(await h.crtQueue.getJob(`run-${quoteId}-1`)).toBeUndefined();
+    } finally {
+      await h.stack.start('wallet');
+    }
+    const retried = await h.start(clientId, { idempotency_key: key, quote_id: quoteId });
+    expect(retried).toMatchObject({ replay: true, run: { run_id: quoteId, status: 'queued' } });
+    expect(await h.prisma.run.findUniqueOrThrow({ where: { id: quoteId } })).toMatchObject({
+      holdPending: false,
+      dispatches: 1,
+      jobId: `run-${quoteId}-1`,
+    });
+    expect(await h.crtQueue.getJob(`run-${quoteId}-1`)).toBeDefined();
   });
 });
 
@@ -241,5 +275,34 @@ describe('getRun', () => {
     expect(stranger).toMatchObject({ status: 404, message: `unknown run: ${run.run_id}` });
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing).toMatchObject({ status: 404, message: `unknown run: ${unknownId}` });
+  });
+});
+
+describe('startRun of a plan_only capability with a quote_id', () => {
+  it('is recorded pending, then completed with its plan once the wallet accepted the quote', async () => {
+    const clientId = await h.client({});
+    const input = { apexes: ['example.com', 'example.org'] };
+    const quote = await h.quote(clientId, 'crt-batch-plan', input);
+    const answer = await h.run({
+      client_id: clientId,
+      slug: 'crt-batch-plan',
+      input,
+      quote_id: quote.quote_id,
+      idempotency_key: `plan-${randomUUID()}`,
+    });
+    expect(answer).toMatchObject({
+      replay: false,
+      run: { run_id: quote.quote_id, status: 'completed', price_usd: '0.00' },
+      quote: { quote_id: quote.quote_id },
+    });
+    expect(answer.run.result).toMatchObject({ server_processing: false });
+    expect(await h.prisma.run.findUniqueOrThrow({ where: { id: quote.quote_id } })).toMatchObject({
+      holdPending: false,
+      dispatches: 0,
+      jobId: null,
+    });
+    await pollUntil(() =>
+      h.finished.some((event) => event.run_id === quote.quote_id && event.status === 'completed'),
+    );
   });
 });

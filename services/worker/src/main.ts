@@ -38,11 +38,15 @@ defineService({
   // timeout of its own, NOTES "BullMQ and Redis"), the cancel subscription (a cancel still reaches a
   // job that is draining), the capability handlers (html-to-pdf's chromium: no render is left to
   // use it), then the bus. The heartbeat starts before the consumers: its first beat waits for the
-  // bus's producer connection, which the crt cache and the run reports use, so the first job does
+  // bus's producer connection, which the crt cache and the claims and reports use, so the first job does
   // not find it still connecting.
   start: async ({ env, logger, bus, store, metrics, startHealthServer }) => {
+    // Before the heartbeat: every beat announces the runs this process holds (claimed, not yet
+    // reported), so the dispatcher does not hand a run over again while its result is held here.
+    const activeRuns = new ActiveRuns();
     const heartbeat = await startHeartbeat({
       presence: createWorkerPresence(bus),
+      heldRuns: () => activeRuns.ids(),
       logger,
       workerId,
       runtimes: env.WORKER_RUNTIMES,
@@ -50,7 +54,6 @@ defineService({
       pid: process.pid,
       concurrency: env.WORKER_CONCURRENCY,
     });
-    const activeRuns = new ActiveRuns();
     const cancelRequests = subscribeCancelRequests(bus, activeRuns, logger);
     // Subscribed before the first job starts, unless Redis is down: then start anyway (the
     // subscription completes on reconnect; jobs cannot start without Redis either).

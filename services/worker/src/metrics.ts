@@ -8,7 +8,8 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
  * Per-capability job metrics on the health server's registry (/metrics on HEALTH_PORT), for
  * operators sizing worker pools: `worker_capability_runs_total{job,outcome}` and
  * `worker_capability_run_duration_seconds{job,outcome}`. `outcome` is completed, failed, cancelled,
- * skipped (cancelled before it started) or retrying (the attempt threw; BullMQ retries it).
+ * skipped (its claim was refused: final, cancelled, superseded or unknown run) or retrying (the
+ * attempt threw; BullMQ retries it).
  */
 export function createRunMetrics(registry: Registry): RunObserver {
   const runs = new Counter({

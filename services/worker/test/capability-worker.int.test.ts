@@ -3,16 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import {
-  createRedis,
-  enqueueJob,
-  type JobProcessor,
-  jobQueueName,
-  processJobs,
-  publishEvent,
-} from '@svc/bus';
+import { createRedis, enqueueJob, jobQueueName, publishEvent, type RpcServer } from '@svc/bus';
 import { HtmlToPdfResult, type JobName, PiiRedactResult } from '@svc/capabilities';
-import { type RunReport, runCancelKey } from '@svc/contracts';
+import type { RunReport } from '@svc/contracts';
 import { createLogger } from '@svc/log';
 import { FsObjectStore } from '@svc/storage';
 import {
@@ -25,11 +18,13 @@ import {
 } from '@svc/testkit';
 import { Queue } from 'bullmq';
 import { countLiveWorkers } from '../src/adapters/worker-presence';
+import { FakeOrchestrator } from './support/fake-orchestrator';
 import { startWorkerChild, type WorkerChild } from './support/worker-child';
 
 // Real worker processes on a bus prefix of their own, the test playing the orchestrator: it
-// enqueues capability jobs, sets cancel keys, publishes cancellation requests and reads the
-// `runs.report` jobs. Covers pii-redact on a node worker, the cancel key, cancelling a running job,
+// enqueues capability jobs, answers their claims and reports (support/fake-orchestrator.ts on
+// `rpc.orchestrator`) and publishes cancellation requests. Covers pii-redact on a node worker, a
+// refused claim, cancelling a running job,
 // a worker killed mid-run (stalled-job recovery on another worker, attempt + 1) and html-to-pdf on a
 // browser worker with the real chromium (its PDF an artifact in the fs object store of a temp dir).
 
@@ -39,11 +34,11 @@ const STALLED_INTERVAL_MS = 1_000;
 
 let testBus: TestBus;
 let fakes: FakeCtProviders;
-let reportConsumer: JobProcessor;
+let orchestratorServer: RpcServer;
 let redis: ReturnType<typeof createRedis>;
 const queues: Queue[] = [];
 const children: WorkerChild[] = [];
-const reports: { jobId: string; report: RunReport }[] = [];
+const orchestrator = new FakeOrchestrator();
 let storageDir: string;
 
 beforeAll(async () => {
@@ -55,21 +50,13 @@ beforeAll(async () => {
     logger: createLogger({ service: 'capability-worker-test', level: 'silent' }),
   });
   fakes = await startFakeCtProviders();
-  reportConsumer = processJobs(
-    testBus.bus,
-    'runs.report',
-    async (report, context) => {
-      reports.push({ jobId: context.jobId, report });
-      return { applied: true };
-    },
-    { concurrency: 8 },
-  );
-  await reportConsumer.waitUntilReady();
+  orchestratorServer = orchestrator.serve(testBus.bus);
+  await orchestratorServer.waitUntilReady();
 });
 
 afterAll(async () => {
   await Promise.all(children.map((child) => child.stop(2_000)));
-  await reportConsumer?.close();
+  await orchestratorServer?.close();
   await fakes?.close();
   await Promise.all(queues.map((queue) => queue.close()));
   await redis?.quit();
@@ -113,20 +100,22 @@ function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | unde
   return pollUntil(probe, { what, timeoutMs, intervalMs: 50, detail: output });
 }
 
-const reportsOf = (runId: string) => reports.filter((r) => r.report.run_id === runId);
+/** `<event>-<attempt>` of each report of a run, in order. */
 const reportIds = (runId: string) =>
-  reportsOf(runId)
-    .map((r) => r.jobId)
-    .sort();
+  orchestrator.reportsOf(runId).map((report) => `${report.event}-${report.attempt}`);
 const reportFor = (runId: string, event: RunReport['event']) =>
-  waitFor(
-    `a ${event} report of ${runId}`,
-    () => reportsOf(runId).find((r) => r.report.event === event)?.report,
+  waitFor(`a ${event} report of ${runId}`, () =>
+    orchestrator.reportsOf(runId).find((report) => report.event === event),
+  );
+/** Waits until the run's job has claimed it `count` times (each claim is an attempt started). */
+const claimed = (runId: string, count = 1) =>
+  waitFor(`claim ${count} of ${runId}`, () =>
+    orchestrator.claimsOf(runId).length >= count ? true : undefined,
   );
 
 async function finishedJob(queue: Queue, runId: string) {
-  return waitFor(`job run-${runId} to finish`, async () => {
-    const job = await queue.getJob(`run-${runId}`);
+  return waitFor(`job run-${runId}-1 to finish`, async () => {
+    const job = await queue.getJob(`run-${runId}-1`);
     return job?.finishedOn ? job : undefined;
   });
 }
@@ -140,7 +129,7 @@ async function startHangingCrtRun(): Promise<string> {
     testBus.bus,
     'capability.crt',
     { run_id: runId, apex: `hang-${runId.slice(0, 8)}.com`, include_first_seen: false, limit: 10 },
-    { jobId: `run-${runId}` },
+    { jobId: `run-${runId}-1` },
   );
   return runId;
 }
@@ -164,7 +153,7 @@ describe('worker processes: generic capability jobs', () => {
       testBus.bus,
       'capability.pii-redact',
       { run_id: runId, input: { text } },
-      { jobId: `run-${runId}` },
+      { jobId: `run-${runId}-1` },
     );
     const completed = await reportFor(runId, 'completed');
     if (completed.event !== 'completed') throw new Error('unreachable');
@@ -173,50 +162,46 @@ describe('worker processes: generic capability jobs', () => {
     expect(result.counts.email).toBe(1);
     expect(result.characters).toBe([...text].length);
     expect(completed.attempt).toBe(1);
-    expect(reportIds(runId)).toEqual([`report-${runId}-completed-1`, `report-${runId}-started-1`]);
+    expect(reportIds(runId)).toEqual(['completed-1']);
+    expect(orchestrator.claimsOf(runId)).toEqual([{ run_id: runId, job_id: `run-${runId}-1` }]);
   });
 
-  it('skips a job whose cancel key is set, without any report', async () => {
+  it('skips a job whose claim is refused, without any report', async () => {
     const runId = randomUUID();
-    await redis.set(runCancelKey(testBus.prefix, runId), '1', 'PX', 60_000);
+    orchestrator.refuse(runId, 'cancelled');
     await enqueueJob(
       testBus.bus,
       'capability.pii-redact',
       { run_id: runId, input: { text: 'nothing to see' } },
-      { jobId: `run-${runId}` },
+      { jobId: `run-${runId}-1` },
     );
     const queue = piiQueue();
     if (!queue) throw new Error('no pii queue');
     expect((await finishedJob(queue, runId)).returnvalue).toEqual({ outcome: 'skipped' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(reportIds(runId)).toEqual([]);
   });
 
   it('aborts an active job on run.cancel-requested; a cancelled report follows', async () => {
     const runId = await startHangingCrtRun();
-    await reportFor(runId, 'started');
+    await claimed(runId);
     await publishEvent(testBus.bus, 'run.cancel-requested', { run_id: runId });
     const cancelled = await reportFor(runId, 'cancelled');
     expect(cancelled.attempt).toBe(1);
     const queue = crtQueue();
     if (!queue) throw new Error('no crt queue');
     expect((await finishedJob(queue, runId)).returnvalue).toEqual({ outcome: 'cancelled' });
-    expect(reportIds(runId)).toEqual([`report-${runId}-cancelled-1`, `report-${runId}-started-1`]);
+    expect(reportIds(runId)).toEqual(['cancelled-1']);
   });
 
-  it('a worker killed mid-run: another picks the job up after the lock lapses and reports attempt 2', async () => {
+  it('a worker killed mid-run: another picks the job up after the lock lapses and claims attempt 2', async () => {
     const runId = await startHangingCrtRun();
-    await reportFor(runId, 'started');
+    await claimed(runId);
     const killedAt = Date.now();
     await nodeWorker.kill(); // no shutdown: the job keeps its lock until it lapses
     const successor = await startWorker('node');
-    const restarted = await waitFor(
-      'the started report of attempt 2',
-      () => reportsOf(runId).find((r) => r.report.event === 'started' && r.report.attempt === 2)?.report,
-    );
-    expect(restarted.attempt).toBe(2);
-    // Picked up by the stalled-job check, not retried: the killed attempt reported nothing more.
-    expect(reportsOf(runId).some((r) => r.report.event === 'retrying')).toBe(false);
+    await claimed(runId, 2);
+    // Picked up by the stalled-job check, not retried: the killed attempt reported nothing.
+    expect(reportIds(runId)).toEqual([]);
     // At most lock + stall interval after the kill (plus start-up of the successor and slack).
     expect(Date.now() - killedAt).toBeLessThan(LOCK_MS + STALLED_INTERVAL_MS + 15_000);
     await publishEvent(testBus.bus, 'run.cancel-requested', { run_id: runId });
@@ -235,7 +220,7 @@ describe('worker processes: generic capability jobs', () => {
         run_id: runId,
         input: { html: '<div style="page-break-after:always">one</div><div>two</div>' },
       },
-      { jobId: `run-${runId}` },
+      { jobId: `run-${runId}-1` },
     );
     const completed = await reportFor(runId, 'completed');
     if (completed.event !== 'completed') throw new Error('unreachable');

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { enqueueJob, type JobProcessor, processJobs } from '@svc/bus';
 import { type CapabilityOutcome, type MessageCatalog, messageCatalog } from '@svc/capabilities';
-import type { CrtInput, RunReport } from '@svc/contracts';
+import type { CrtInput } from '@svc/contracts';
 import { createLogger } from '@svc/log';
 import { createTestBus, pollUntil, type TestBus } from '@svc/testkit';
 import { ActiveRuns } from '../src/domain/capability/active-runs';
 import { capabilityJobHandler } from '../src/handlers/capability-job';
+import { FakeOrchestrator } from './support/fake-orchestrator';
 
 // The capability.crt consumer in-process, on a real Redis, with runners that misbehave in ways the
 // fake providers cannot produce: a bug (thrown error) on every attempt, and one that recovers.
@@ -16,7 +17,7 @@ type CrtRunner = (request: CrtInput, signal: AbortSignal) => Promise<CapabilityO
 const logger = createLogger({ service: 'crt-job-test', level: 'silent' });
 let testBus: TestBus<MessageCatalog>;
 let consumers: JobProcessor[] = [];
-const reports: { jobId: string; report: RunReport }[] = [];
+const orchestrator = new FakeOrchestrator();
 let behaviour: CrtRunner = async () => {
   throw new Error('not set');
 };
@@ -30,21 +31,12 @@ beforeAll(async () => {
       'capability.crt',
       capabilityJobHandler(
         'capability.crt',
-        { bus: testBus.bus, logger, activeRuns: new ActiveRuns() },
+        { attempts: orchestrator.port, logger, activeRuns: new ActiveRuns() },
         ({ apex, include_first_seen, limit }, signal) => runCrt({ apex, include_first_seen, limit }, signal),
       ),
       {
         concurrency: 2,
       },
-    ),
-    processJobs(
-      testBus.bus,
-      'runs.report',
-      async (report, context) => {
-        reports.push({ jobId: context.jobId, report });
-        return { applied: true };
-      },
-      { concurrency: 4 },
     ),
   ];
   await Promise.all(consumers.map((c) => c.waitUntilReady()));
@@ -61,7 +53,7 @@ async function run(): Promise<string> {
     testBus.bus,
     'capability.crt',
     { run_id: runId, apex: 'example.com', include_first_seen: false, limit: 10 },
-    { jobId: `run-${runId}` },
+    { jobId: `run-${runId}-1` },
   );
   return runId;
 }
@@ -69,10 +61,13 @@ async function run(): Promise<string> {
 function reportsUntilTerminal(runId: string) {
   return pollUntil(
     () => {
-      const mine = reports.filter((r) => r.report.run_id === runId);
-      if (!mine.some((r) => r.report.event === 'completed' || r.report.event === 'failed')) return undefined;
-      // Reports of one run may be handled out of order: sort by id for a stable comparison.
-      return mine.map((r) => r.jobId).sort();
+      const mine = orchestrator.reportsOf(runId);
+      if (!mine.some((r) => r.event === 'completed' || r.event === 'failed')) return undefined;
+      // Each try claims first: `claim` marks where an attempt started.
+      return [
+        ...orchestrator.claimsOf(runId).map((_claim, i) => `claim-${i + 1}`),
+        ...mine.map((r) => `${r.event}-${r.attempt}`),
+      ].sort();
     },
     { what: `a terminal report for run ${runId}`, timeoutMs: 30_000, intervalMs: 50 },
   );
@@ -85,22 +80,15 @@ describe('capability.crt handler', () => {
     };
     const runId = await run();
     expect(await reportsUntilTerminal(runId)).toEqual(
-      [
-        `report-${runId}-started-1`,
-        `report-${runId}-retrying-1`,
-        `report-${runId}-started-2`,
-        `report-${runId}-retrying-2`,
-        `report-${runId}-started-3`,
-        `report-${runId}-failed-3`,
-      ].sort(),
+      ['claim-1', 'retrying-1', 'claim-2', 'retrying-2', 'claim-3', 'failed-3'].sort(),
     );
-    const failed = reports.find((r) => r.jobId === `report-${runId}-failed-3`)?.report;
+    const failed = orchestrator.reportsOf(runId).find((r) => r.event === 'failed');
     expect(failed).toMatchObject({
       event: 'failed',
       attempt: 3,
       error: { code: 'internal', message: 'internal error' },
     });
-    const retrying = reports.filter((r) => r.report.run_id === runId && r.report.event === 'retrying');
+    const retrying = orchestrator.reportsOf(runId).filter((r) => r.event === 'retrying');
     expect(JSON.stringify(retrying)).not.toContain('secret-looking');
   });
 
@@ -128,12 +116,7 @@ describe('capability.crt handler', () => {
     };
     const runId = await run();
     expect(await reportsUntilTerminal(runId)).toEqual(
-      [
-        `report-${runId}-started-1`,
-        `report-${runId}-retrying-1`,
-        `report-${runId}-started-2`,
-        `report-${runId}-completed-2`,
-      ].sort(),
+      ['claim-1', 'retrying-1', 'claim-2', 'completed-2'].sort(),
     );
   });
 });

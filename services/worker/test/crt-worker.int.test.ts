@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { createRedis, enqueueJob, type JobProcessor, jobQueueName, processJobs } from '@svc/bus';
-import type { RunReport } from '@svc/contracts';
+import { createRedis, enqueueJob, jobQueueName, type RpcServer } from '@svc/bus';
 import { CrtResult } from '@svc/contracts';
 import { createLogger } from '@svc/log';
 import {
@@ -14,11 +13,13 @@ import {
   testRedisUrl,
 } from '@svc/testkit';
 import { Queue } from 'bullmq';
+import type { ReportRequest } from '../src/adapters/orchestrator-attempts';
+import { FakeOrchestrator } from './support/fake-orchestrator';
 import { startWorkerChild, type WorkerChild } from './support/worker-child';
 
 // The real worker process on a bus prefix of its own, with its provider URLs pointed at the fake
 // crt.sh / Cert Spotter on loopback. The test plays the orchestrator: it enqueues `capability.crt`
-// jobs and reads the `runs.report` jobs the worker produces.
+// jobs and answers the worker's claims and reports (support/fake-orchestrator.ts on `rpc.orchestrator`).
 
 const CERTSPOTTER_TOKEN = 'cs-test-token-3f9a1c';
 /** ms: per provider attempt in the worker under test (a `hang` costs this per attempt). */
@@ -29,11 +30,11 @@ const MAX_BYTES = 1024 * 1024;
 let testBus: TestBus;
 let fakes: FakeCtProviders;
 let worker: WorkerChild;
-let reportConsumer: JobProcessor;
+let orchestratorServer: RpcServer;
 /** The test's own connection for inspecting crt jobs and cache keys. */
 let redis: ReturnType<typeof createRedis>;
 let crtQueue: Queue;
-const reports: { jobId: string; report: RunReport }[] = [];
+const orchestrator = new FakeOrchestrator();
 
 beforeAll(async () => {
   testBus = createTestBus('crtw');
@@ -44,16 +45,8 @@ beforeAll(async () => {
   });
   crtQueue = new Queue(jobQueueName('capability.crt'), { connection: redis, prefix: testBus.prefix });
   fakes = await startFakeCtProviders();
-  reportConsumer = processJobs(
-    testBus.bus,
-    'runs.report',
-    async (report, context) => {
-      reports.push({ jobId: context.jobId, report });
-      return { applied: true };
-    },
-    { concurrency: 8 },
-  );
-  await reportConsumer.waitUntilReady();
+  orchestratorServer = orchestrator.serve(testBus.bus);
+  await orchestratorServer.waitUntilReady();
   worker = await startWorkerChild({
     REDIS_URL: testRedisUrl(),
     BUS_PREFIX: testBus.prefix,
@@ -76,14 +69,14 @@ afterEach(() => fakes.reset());
 
 afterAll(async () => {
   await worker?.stop();
-  await reportConsumer?.close();
+  await orchestratorServer?.close();
   await fakes?.close();
   await crtQueue?.close();
   await redis?.quit();
   await testBus?.close();
 });
 
-/** Enqueues one crt run as the orchestrator does (job id `run-<run_id>`). */
+/** Enqueues one crt run as the orchestrator does (job id `run-<run_id>-<hand-over>`). */
 async function startRun(apex: string, options: { include_first_seen?: boolean; limit?: number } = {}) {
   const runId = randomUUID();
   await enqueueJob(
@@ -95,7 +88,7 @@ async function startRun(apex: string, options: { include_first_seen?: boolean; l
       include_first_seen: options.include_first_seen ?? false,
       limit: options.limit ?? 100,
     },
-    { jobId: `run-${runId}` },
+    { jobId: `run-${runId}-1` },
   );
   return runId;
 }
@@ -104,9 +97,9 @@ async function startRun(apex: string, options: { include_first_seen?: boolean; l
 function finalReports(runId: string, timeoutMs = 30_000) {
   return pollUntil(
     () => {
-      const mine = reports.filter((r) => r.report.run_id === runId);
-      const terminal = mine.find((r) => r.report.event === 'completed' || r.report.event === 'failed');
-      return terminal ? { all: mine, terminal: terminal.report } : undefined;
+      const mine = orchestrator.reportsOf(runId);
+      const terminal = mine.find((r) => r.event === 'completed' || r.event === 'failed');
+      return terminal ? { all: mine, terminal } : undefined;
     },
     {
       what: `a terminal report for run ${runId}`,
@@ -117,13 +110,13 @@ function finalReports(runId: string, timeoutMs = 30_000) {
   );
 }
 
-function completedResult(report: RunReport): CrtResult {
+function completedResult(report: ReportRequest): CrtResult {
   if (report.event !== 'completed') throw new Error(`expected completed, got ${JSON.stringify(report)}`);
   return CrtResult.parse(report.result);
 }
 
 describe('crt worker (real process, fake providers, real Redis)', () => {
-  it('reports started then completed with a valid CrtResult built from crt.sh', async () => {
+  it('claims, then reports completed with a valid CrtResult built from crt.sh', async () => {
     const runId = await startRun('example.com', { include_first_seen: true, limit: 1000 });
     const { all, terminal } = await finalReports(runId);
     const result = completedResult(terminal);
@@ -136,13 +129,9 @@ describe('crt worker (real process, fake providers, real Redis)', () => {
     expect(result.count).toBe(expected.length);
     expect(result.live_hosts_verified).toBe(false);
 
-    expect(all.map((r) => r.jobId).sort()).toEqual([
-      `report-${runId}-completed-1`,
-      `report-${runId}-started-1`,
-    ]);
-    const started = all.find((r) => r.report.event === 'started')?.report;
-    expect(started?.attempt).toBe(1);
-    expect(Date.parse(started?.at ?? '')).toBeLessThanOrEqual(Date.parse(terminal.at));
+    expect(all.map((r) => `${r.event}-${r.attempt}`)).toEqual(['completed-1']);
+    expect(orchestrator.claimsOf(runId)).toEqual([{ run_id: runId, job_id: `run-${runId}-1` }]);
+    expect(terminal.job_id).toBe(`run-${runId}-1`);
     expect(terminal.event === 'completed' && terminal.metrics).toMatchObject({
       provider: 'crt.sh',
       cache: 'miss',
@@ -224,11 +213,11 @@ describe('crt worker (real process, fake providers, real Redis)', () => {
         message: `crt providers unavailable: crt.sh: HTTP 502 (after 2 attempts); certspotter: timed out after ${PROVIDER_TIMEOUT_MS} ms (after 2 attempts)`,
       },
     });
-    expect(all.map((r) => r.jobId).sort()).toEqual([`report-${runId}-failed-1`, `report-${runId}-started-1`]);
+    expect(all.map((r) => `${r.event}-${r.attempt}`)).toEqual(['failed-1']);
     expect(await redis.exists(`${testBus.prefix}:crt:cache:${apex}`)).toBe(0);
 
     // A provider outage is a run result, not a job failure: no BullMQ retry.
-    const job = await waitForFinishedJob(`run-${runId}`);
+    const job = await waitForFinishedJob(`run-${runId}-1`);
     expect(job.returnvalue).toEqual({ outcome: 'failed' });
     expect(job.attemptsMade).toBeLessThanOrEqual(1);
     expect(job.failedReason).toBeFalsy();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { enqueueJob, type JobProcessor, processJobs } from '@svc/bus';
+import { enqueueJob, type RpcServer } from '@svc/bus';
 import { CsvProfileResult, ImageThumbnailResult, PdfExtractTextResult } from '@svc/capabilities';
-import type { ProducedArtifact, ResolvedFile, RunReport } from '@svc/contracts';
+import type { ProducedArtifact, ResolvedFile } from '@svc/contracts';
 import { createTestBus, pollUntil, type TestBus, testRedisUrl } from '@svc/testkit';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
@@ -10,33 +10,27 @@ import {
   sha256,
   type TempStore,
 } from '../../../packages/capabilities/test/support/temp-store';
+import type { ReportRequest } from '../src/adapters/orchestrator-attempts';
+import { FakeOrchestrator } from './support/fake-orchestrator';
 import { startWorkerChild, type WorkerChild } from './support/worker-child';
 
 // A real node worker process (tsx, as compose starts it) with the fs object store in a temp dir,
 // the test playing the uploads service (it puts the files where uploads go) and the orchestrator
-// (it enqueues the capability jobs with their resolved files and reads the `runs.report` jobs).
+// (it enqueues the capability jobs with their resolved files and answers the claims and reports).
 // Each new file capability completes with its artifacts present in storage under the reported keys
 // with the reported SHA-256; an input the capability cannot read fails `invalid_input` at once.
 
 let testBus: TestBus;
 let temp: TempStore;
 let worker: WorkerChild;
-let reportConsumer: JobProcessor;
-const reports: RunReport[] = [];
+let orchestratorServer: RpcServer;
+const orchestrator = new FakeOrchestrator();
 
 beforeAll(async () => {
   temp = await createTempStore();
   testBus = createTestBus('filecap');
-  reportConsumer = processJobs(
-    testBus.bus,
-    'runs.report',
-    async (report) => {
-      reports.push(report);
-      return { applied: true };
-    },
-    { concurrency: 8 },
-  );
-  await reportConsumer.waitUntilReady();
+  orchestratorServer = orchestrator.serve(testBus.bus);
+  await orchestratorServer.waitUntilReady();
   worker = await startWorkerChild({
     REDIS_URL: testRedisUrl(),
     BUS_PREFIX: testBus.prefix,
@@ -52,15 +46,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker?.stop(5_000);
-  await reportConsumer?.close();
+  await orchestratorServer?.close();
   await testBus?.close();
   await temp?.close();
 });
 
-function finalReport(runId: string, timeoutMs = 30_000): Promise<RunReport> {
+function finalReport(runId: string, timeoutMs = 30_000): Promise<ReportRequest> {
   return pollUntil(
     () =>
-      reports.find(
+      orchestrator.reports.find(
         (report) => report.run_id === runId && ['completed', 'failed', 'cancelled'].includes(report.event),
       ),
     {
@@ -115,7 +109,7 @@ async function enqueueRun(
       testBus.bus,
       name,
       { run_id: runId, input: { upload_id: file.upload_id }, files },
-      { jobId: `run-${runId}` },
+      { jobId: `run-${runId}-1` },
     );
   } else if (name === 'capability.image-thumbnail') {
     await enqueueJob(
@@ -132,7 +126,7 @@ async function enqueueRun(
         },
         files,
       },
-      { jobId: `run-${runId}` },
+      { jobId: `run-${runId}-1` },
     );
   } else {
     const [file] = files;
@@ -145,7 +139,7 @@ async function enqueueRun(
         input: { upload_id: file.upload_id, delimiter: ',', has_header: true, sample_rows: 2, ...input },
         files,
       },
-      { jobId: `run-${runId}` },
+      { jobId: `run-${runId}-1` },
     );
   }
   return runId;
@@ -234,7 +228,7 @@ describe('file capabilities on a node worker', () => {
           'csv-profile: the CSV is malformed at line 2: a quoted field is never closed (an opening " without its closing ") (record 2, counting the header; it starts after line 1)',
       },
     });
-    expect(reports.some((r) => r.run_id === runId && r.event === 'retrying')).toBe(false);
+    expect(orchestrator.reportsOf(runId).some((r) => r.event === 'retrying')).toBe(false);
   });
 
   it("a truncated PNG fails with our words, never libvips' own lines (issue 13); those stay in the log", async () => {

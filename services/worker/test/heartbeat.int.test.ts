@@ -1,4 +1,4 @@
-import { runtimeWorkersKey } from '@svc/contracts';
+import { heldRunsKey, runtimeWorkersKey } from '@svc/contracts';
 import { createTestBus, type TestBus } from '@svc/testkit';
 import { countLiveWorkers, createWorkerPresence } from '../src/adapters/worker-presence';
 import { type Heartbeat, startHeartbeat } from '../src/domain/heartbeat';
@@ -23,7 +23,12 @@ afterAll(async () => {
   await testBus.close();
 });
 
-async function beat(workerId: string, runtimes: string[], now?: () => number): Promise<Heartbeat> {
+async function beat(
+  workerId: string,
+  runtimes: string[],
+  now?: () => number,
+  heldRuns?: () => readonly string[],
+): Promise<Heartbeat> {
   const heartbeat = await startHeartbeat({
     presence: createWorkerPresence(testBus.bus),
     logger: testBus.bus.logger,
@@ -35,6 +40,7 @@ async function beat(workerId: string, runtimes: string[], now?: () => number): P
     ttlMs: TTL_MS,
     intervalMs: INTERVAL_MS,
     now,
+    heldRuns,
   });
   started.push(heartbeat);
   return heartbeat;
@@ -97,5 +103,30 @@ describe('heartbeat: workers per runtime (sorted sets)', () => {
     expect(await countLiveWorkers(redis(), testBus.prefix, 'gpu', clock)).toBe(1);
     clock += TTL_MS;
     expect(await countLiveWorkers(redis(), testBus.prefix, 'gpu', clock)).toBe(0);
+  });
+});
+
+describe('heartbeat: runs held (claimed, not yet reported), issue 15', () => {
+  it('announces the runs it holds, scored now + TTL, and drops them once released and lapsed', async () => {
+    let clock = 5_000_000;
+    const held = new Set(['run-a', 'run-b']);
+    await beat(
+      'w-holder',
+      ['node'],
+      () => clock,
+      () => [...held],
+    );
+    const key = heldRunsKey(testBus.prefix);
+    expect(await redis().zmscore(key, 'run-a', 'run-b', 'run-c')).toEqual([
+      String(5_000_000 + TTL_MS),
+      String(5_000_000 + TTL_MS),
+      null,
+    ]);
+    // run-a is reported (released): no longer re-announced; its score lapses and a later beat trims it.
+    held.delete('run-a');
+    clock += TTL_MS + 1;
+    await sleep(INTERVAL_MS * 3);
+    expect(await redis().zrange(key, '0', '-1')).toEqual(['run-b']);
+    expect(Number(await redis().zscore(key, 'run-b'))).toBe(clock + TTL_MS);
   });
 });

@@ -110,7 +110,8 @@ const USAGE: Record<CommandName, string> = {
     `pnpm admin set-rate-limit --client NAME --budget ${RATE_LIMIT_BUDGETS.join('|')} (--per-second N [--burst B] | --reset)\n` +
     '    Overrides one rate-limit budget of every key of the client: N requests per second sustained, up to B at\n' +
     '    once (default N; B must be a whole multiple of N: the budget is B requests per B/N s). --reset restores\n' +
-    '    the default. Not scaled by RATE_LIMIT_MULTIPLIER; in force from the next request. Prints\n' +
+    "    the default. Not scaled by RATE_LIMIT_MULTIPLIER; in force within the gateways' API key cache age\n" +
+    '    (API_KEY_CACHE_TTL_MS, 1 s). Prints\n' +
     '    {"client_id","rate_limits"}.',
 };
 

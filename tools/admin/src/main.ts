@@ -8,6 +8,7 @@ import { setBalance } from './commands/set-balance';
 import { setRateLimit } from './commands/set-rate-limit';
 import { setSpendCap } from './commands/set-spend-cap';
 import { resolveDatabaseUrl } from './database-url';
+import { publishKeyRevoked, resolveBusSettings } from './revocation-event';
 
 // `pnpm admin <command>`: operator CLI. stdout carries exactly one JSON value per run (so it can be
 // piped into jq or a secret store); every message goes to stderr. Exit codes: 0 ok, 1 runtime
@@ -18,6 +19,20 @@ const EXIT_USAGE = 2;
 
 type CommandArgs = Exclude<AdminArgs, { command: 'help' }>;
 
+// What a gateway that does not hear the event still guarantees (its API_KEY_CACHE_TTL_MS default).
+const AGE_BOUND = 'gateways refuse it within their API_KEY_CACHE_TTL_MS (default 1 s) anyway';
+
+/** Publishes `apikey.revoked` on the bus found like the database (REDIS_URL or `pnpm start`'s). */
+async function notifyGateways(keyId: string): Promise<string> {
+  const settings = resolveBusSettings(process.env, process.cwd());
+  if (settings === undefined) {
+    return `no REDIS_URL and BUS_ENCRYPTION_KEY: gateways not notified; ${AGE_BOUND}`;
+  }
+  return (await publishKeyRevoked(settings, keyId))
+    ? 'gateways notified (apikey.revoked)'
+    : `Redis did not take apikey.revoked: ${AGE_BOUND}`;
+}
+
 function execute(prisma: PrismaClient, args: CommandArgs): Promise<unknown> {
   switch (args.command) {
     case 'create-key':
@@ -25,7 +40,9 @@ function execute(prisma: PrismaClient, args: CommandArgs): Promise<unknown> {
     case 'list-keys':
       return listKeys(new ApiKeyStore(prisma), args);
     case 'revoke-key':
-      return revokeKey(new ApiKeyStore(prisma), args);
+      return revokeKey(new ApiKeyStore(prisma), args, notifyGateways, (line) =>
+        process.stderr.write(`admin: ${line}\n`),
+      );
     case 'set-balance':
       return setBalance(prisma, args);
     case 'set-spend-cap':
@@ -51,7 +68,8 @@ async function run(argv: readonly string[]): Promise<number> {
     return EXIT_OK;
   }
 
-  // The only read of process.env: DATABASE_URL, else the launcher's <DATA_DIR>/runtime.json.
+  // process.env is read here (DATABASE_URL, else the launcher's <DATA_DIR>/runtime.json) and, for
+  // revoke-key, in notifyGateways (the bus the gateways listen on).
   const databaseUrl = resolveDatabaseUrl(process.env, process.cwd());
   const prisma = createPrismaClient(databaseUrl);
   try {

@@ -1,17 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { AppError, formatZodError, InternalError, ServiceUnavailableError } from '@svc/errors';
-import type { Job, QueueEvents } from 'bullmq';
 import type { z } from 'zod';
 import { type Bus, busInternals } from '../bus';
 import { type BusCatalog, catalogEntry, type RpcMethods, type RpcServiceOf } from '../catalog';
-import { rpcQueueName } from '../names';
+import { rpcQueueName, rpcRequestListKey } from '../names';
+import { createErrorLogLimiter } from '../redis';
 import { safeParseWith } from '../schema';
 import { sealingContext } from '../sealing';
 import { decodeReply } from './envelope';
-import { RPC_JOB_OPTIONS } from './job-options';
-import type { MethodName, RpcJobData } from './types';
-
-/** ms: timer rounding tolerated when telling a timeout from another failure of the wait. */
-const TIMER_SLACK_MS = 5;
+import { type CallOutcome, type ReplyRouter, replyRouter } from './replies';
+import { pushRequest } from './requests';
+import type { MethodName } from './types';
+import type { RequestMessage, SealedRequest } from './wire';
 
 export interface RpcClientOptions {
   /** ms: how long a call waits for the answer (queueing included) before it fails with 503. */
@@ -34,9 +34,11 @@ export interface RpcClient<Methods extends RpcMethods> {
 }
 
 /**
- * Typed request/reply over the `rpc.<service>` BullMQ queue. The client shares, per process and
- * service, one Queue (on the bus producer connection) and one QueueEvents: creating either per
- * call would add connections and round trips to every request.
+ * Typed request/reply over Redis itself: the request is LPUSHed on the service's list
+ * (`<prefix>:rpc.<service>`), a responder pops it (server.ts) and PUBLISHes the reply on this bus's
+ * reply channel (replies.ts), where it is matched to the waiting call by id. One round trip to Redis
+ * per side and no per-call state left in Redis (BullMQ's job hash, events stream and locks cost the
+ * old transport ~5× the commands).
  */
 export function createRpcClient<C extends BusCatalog, S extends RpcServiceOf<C>>(
   bus: Bus<C>,
@@ -60,10 +62,18 @@ function createClient<Methods extends RpcMethods>(
 ): RpcClient<Methods> {
   const internals = busInternals(bus);
   const queueName = rpcQueueName(service);
+  const listKey = rpcRequestListKey(bus.prefix, service);
   const unavailable = (cause?: unknown) =>
     new ServiceUnavailableError(`${service} service is unavailable`, { cause });
   const timedOut = () =>
     new ServiceUnavailableError(`${service} service did not answer within ${timeoutMs} ms`);
+
+  // An outage fails every call: one line per window (with a count), not one per call.
+  const outageLog = createErrorLogLimiter();
+  const warnOutage = (fields: Record<string, unknown>, message: string) => {
+    const verdict = outageLog.record();
+    if (verdict.log) internals.logger.warn({ ...fields, suppressed: verdict.suppressed }, message);
+  };
 
   return {
     service,
@@ -75,48 +85,58 @@ function createClient<Methods extends RpcMethods>(
         throw new TypeError(`invalid ${service}.${method} request: ${formatZodError(parsed.error)}`);
       }
       const deadline = Date.now() + timeoutMs;
-      const envelope: RpcJobData = { request: parsed.data, deadline };
+      const id = randomUUID();
 
-      let job: Job;
-      let waitFor: QueueEvents;
+      let router: ReplyRouter;
       try {
-        // Sealed: requests carry client input (quote, start run) and stay in Redis while retained.
-        // Sealing is where the request is encoded (JSON.stringify), hence inside this try.
-        const data = internals.sealer.seal(
-          envelope,
-          sealingContext.rpcRequest(bus.prefix, queueName, method),
-        );
-        await internals.readyProducer(timeoutMs);
-        waitFor = await internals.queueEvents(queueName);
-        job = await internals.queue(queueName).add(method, data, RPC_JOB_OPTIONS);
+        router = replyRouter(internals);
       } catch (err) {
-        // A request BullMQ cannot encode (JSON.stringify: RangeError past ~4,000 levels of nesting,
-        // TypeError for a BigInt or a cycle) is the caller's input or our bug, not an outage: a 503
-        // with Retry-After would invite retrying it forever (issue 13 finding 3). 500, logged.
-        if (err instanceof RangeError || err instanceof TypeError) {
-          throw new InternalError(`could not encode the ${service}.${method} request`, { cause: err });
+        // The bus is closed: the same 503 as during an outage.
+        throw unavailable(err);
+      }
+
+      let text: string;
+      try {
+        // Sealed: requests carry client input (quote, start run). Sealing is where the request is
+        // encoded (JSON.stringify): a request that cannot be (RangeError past ~4,000 levels of
+        // nesting, TypeError for a BigInt or a cycle) is the caller's input or our bug, not an
+        // outage: a 503 with Retry-After would invite retrying it forever (issue 13 finding 3).
+        const inner: SealedRequest = { id, request: parsed.data, deadline, reply_to: router.channel };
+        const message: RequestMessage = {
+          id,
+          method,
+          deadline,
+          reply_to: router.channel,
+          request: internals.sealer.seal(inner, sealingContext.rpcRequest(bus.prefix, queueName, method)),
+        };
+        text = JSON.stringify(message);
+      } catch (err) {
+        throw new InternalError(`could not encode the ${service}.${method} request`, { cause: err });
+      }
+
+      let outcome: Promise<CallOutcome> | undefined;
+      try {
+        // Fails at once while Redis is known down (no offline queue): 503 fast, not at the deadline.
+        await internals.readyProducer(Math.max(1, deadline - Date.now()));
+        // The reply channel must be subscribed before the request can be answered.
+        if (!(await router.ready(Math.max(1, deadline - Date.now())))) {
+          throw new Error('the reply channel is not subscribed (Redis unreachable)');
         }
-        internals.logger.warn({ err: errorMessage(err), service, method }, 'rpc: could not send request');
-        throw unavailable(err);
-      }
-
-      let reply: unknown;
-      try {
-        reply = await job.waitUntilFinished(waitFor, Math.max(1, deadline - Date.now()));
+        outcome = router.expect(id, deadline);
+        await pushRequest(internals, listKey, text, timeoutMs);
       } catch (err) {
-        // Timed out, or the job failed inside BullMQ (e.g. stalled twice): either way the caller gets
-        // 503, and the request must not run late; the responder also drops it past its deadline.
-        abandon(job);
-        // BullMQ's own ttl timer fired (allow a few ms of timer rounding).
-        if (Date.now() >= deadline - TIMER_SLACK_MS) throw timedOut();
-        internals.logger.warn(
-          { err: errorMessage(err), service, method },
-          'rpc: request failed in the queue',
-        );
+        router.forget(id);
+        warnOutage({ err: errorMessage(err), service, method }, 'rpc: could not send request');
         throw unavailable(err);
       }
 
-      const decoded = decodeReply(openReply(reply, method, job.id ?? ''));
+      const result = await outcome;
+      if (result.kind === 'timeout') throw timedOut();
+      if (result.kind === 'lost') {
+        warnOutage({ service, method, err: result.reason }, 'rpc: reply lost');
+        throw unavailable(new Error(result.reason));
+      }
+      const decoded = decodeReply(openReply(result.reply, method, id));
       if (!decoded) {
         internals.logger.error({ service, method }, 'rpc: malformed reply envelope');
         throw unavailable();
@@ -135,19 +155,14 @@ function createClient<Methods extends RpcMethods>(
   };
 
   /** The reply envelope, opened; undefined when it does not open (then treated as malformed). */
-  function openReply(reply: unknown, method: string, jobId: string): unknown {
+  function openReply(reply: unknown, method: string, id: string): unknown {
     try {
-      return internals.sealer.open(reply, sealingContext.rpcReply(bus.prefix, queueName, method, jobId));
+      return internals.sealer.open(reply, sealingContext.rpcReply(bus.prefix, queueName, method, id));
     } catch (err) {
       internals.logger.error({ service, method, err: errorMessage(err) }, 'rpc: reply does not open');
       return undefined;
     }
   }
-}
-
-/** Best effort: a waiting job is removed; an active one cannot be (it is locked) and will be dropped. */
-function abandon(job: Job): void {
-  job.remove().catch(() => {});
 }
 
 function errorMessage(err: unknown): string {

@@ -1,14 +1,5 @@
-import {
-  AppError,
-  BadRequestError,
-  formatZodError,
-  InternalError,
-  ServiceUnavailableError,
-  storeUnavailableError,
-} from '@svc/errors';
+import { AppError, BadRequestError, formatZodError, InternalError, storeUnavailableError } from '@svc/errors';
 import type { Logger } from '@svc/log';
-import { type Job, Worker } from 'bullmq';
-import { z } from 'zod';
 import { type Bus, busInternals, type ConsumerHandle } from '../bus';
 import {
   type BusCatalog,
@@ -17,14 +8,19 @@ import {
   type RpcMethods,
   type RpcServiceOf,
 } from '../catalog';
-import { rpcQueueName } from '../names';
+import { closeWithin, once } from '../closable';
+import { rpcQueueName, rpcRequestListKey } from '../names';
+import { createRedis } from '../redis';
 import { safeParseWith } from '../schema';
-import { type SealedValue, sealingContext } from '../sealing';
+import { sealingContext } from '../sealing';
 import { errorReply, okReply, type RpcReply } from './envelope';
+import { createReplySender } from './reply-sender';
+import { startRequestLoop } from './request-loop';
 import type { HandledMethodName, RpcContext, RpcHandlers } from './types';
+import { parseRequestMessage, type ReplyMessage, type SealedRequest, SealedRequestSchema } from './wire';
 
 export interface ServeRpcOptions {
-  /** Jobs handled at once by this process. Default 32: handlers are I/O-bound (database, Redis). */
+  /** Requests handled at once by this process. Default 32: handlers are I/O-bound (database, Redis). */
   concurrency?: number;
   /** ms: how long `close()` waits for running handlers before dropping the connections. Default 10_000. */
   closeTimeoutMs?: number;
@@ -41,17 +37,14 @@ export type ServiceHandlers<C extends BusCatalog, S extends RpcServiceOf<C>> = R
 const DEFAULT_CONCURRENCY = 32;
 const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
 
-/** Job data as it arrives: never trusted (any process with access to Redis can add jobs). */
-const RpcJobDataSchema = z.object({ request: z.unknown(), deadline: z.number() });
-
 const startedAt = Date.now();
 
 /**
- * Answers `rpc.<service>` with `handlers` (plus `ping`). Every job completes with an envelope
- * (`{ok: true, data}` or `{ok: false, error}`), so domain errors reach the caller as values and the
- * queue never retries them; a handler that throws something other than an AppError becomes a 500
- * "internal error" (logged here, hidden from the caller). Requests past their deadline are dropped
- * unrun: their caller has answered 503 already.
+ * Answers the requests on `<prefix>:rpc.<service>` with `handlers` (plus `ping`). Every request is
+ * answered with an envelope (`{ok: true, data}` or `{ok: false, error}`) published on its caller's
+ * reply channel, so domain errors reach the caller as values; a handler that throws something other
+ * than an AppError becomes a 500 "internal error" (logged here, hidden from the caller). Requests
+ * past their deadline are dropped unrun: their caller has answered 503 already.
  */
 export function serveRpc<C extends BusCatalog, S extends RpcServiceOf<C>>(
   bus: Bus<C>,
@@ -80,52 +73,129 @@ function serve<Methods extends RpcMethods>(
   const internals = busInternals(bus);
   const logger = internals.logger.child({ rpc: service });
   const closeTimeoutMs = options.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+  const queueName = rpcQueueName(service);
+  const sealer = internals.sealer;
 
   const isHandled = (name: string): name is HandledMethodName<Methods> =>
     name !== 'ping' && Object.hasOwn(handlers, name) && Object.hasOwn(methods, name);
 
-  const queueName = rpcQueueName(service);
-  const sealer = internals.sealer;
-  // Replies are sealed too: they carry client data (runs with their input and result, receipts) and
-  // stay in the job hash and the queue's events stream after the caller read them.
-  const processJob = async (job: Job): Promise<SealedValue> =>
-    sealer.seal(await answer(job), sealingContext.rpcReply(bus.prefix, queueName, job.name, job.id ?? ''));
-
-  const answer = async (job: Job): Promise<RpcReply> => {
-    let opened: unknown;
-    try {
-      opened = sealer.open(job.data, sealingContext.rpcRequest(bus.prefix, queueName, job.name));
-    } catch (err) {
-      return errorReply(new BadRequestError(`RPC job does not open: ${errorText(err)}`));
+  /** Runs one popped request and publishes its reply; never rejects. */
+  const handle = async (raw: string): Promise<void> => {
+    const message = parseRequestMessage(raw);
+    if (message === undefined) {
+      // Nothing to answer to: not one of our requests (or from an incompatible version).
+      logger.warn('rpc: dropped an entry that is not a request');
+      return;
     }
-    const data = RpcJobDataSchema.safeParse(opened);
-    if (!data.success)
-      return errorReply(new BadRequestError(`malformed RPC job: ${formatZodError(data.error)}`));
-    const { request, deadline } = data.data;
-    if (Date.now() > deadline) {
-      logger.debug(
-        { method: job.name, late_ms: Date.now() - deadline },
-        'rpc: dropped request past its deadline',
+    // The plain deadline first: a late request is dropped without the cost of opening it.
+    if (Date.now() > message.deadline) return dropLate(message.method, message.deadline);
+    const opened = openRequest(message.request, message.method, message);
+    if (!opened.ok)
+      return publish(
+        message.reply_to,
+        message.id,
+        message.method,
+        message.deadline,
+        errorReply(opened.error),
       );
-      return errorReply(new ServiceUnavailableError('request expired before it was processed'));
-    }
-    if (job.name === 'ping') {
+    const { id, request, deadline, reply_to } = opened.request;
+    if (Date.now() > deadline) return dropLate(message.method, deadline);
+    let reply: RpcReply;
+    if (message.method === 'ping') {
       const pong: PingAnswer = { service, pid: process.pid, uptime_s: (Date.now() - startedAt) / 1000 };
-      return okReply(pong);
+      reply = okReply(pong);
+    } else if (!isHandled(message.method)) {
+      reply = errorReply(new BadRequestError(`unknown RPC method ${service}.${message.method}`));
+    } else {
+      const context: RpcContext = { deadline, requestId: id };
+      reply = await runMethod(methods, handlers, message.method, request, context, logger, service);
     }
-    if (!isHandled(job.name))
-      return errorReply(new BadRequestError(`unknown RPC method ${service}.${job.name}`));
-    const context: RpcContext = { deadline, requestId: job.id ?? '' };
-    return runMethod(methods, handlers, job.name, request, context, logger, service);
+    await publish(reply_to, id, message.method, deadline, reply);
   };
 
-  const worker = new Worker(queueName, processJob, {
-    connection: internals.blockingConnection(),
-    prefix: internals.prefix,
-    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
-    name: `${service}:${process.pid}`,
+  const dropLate = (method: string, deadline: number) => {
+    logger.debug({ method, late_ms: Date.now() - deadline }, 'rpc: dropped request past its deadline');
+  };
+
+  type Opened = { ok: true; request: SealedRequest } | { ok: false; error: BadRequestError };
+  /** The sealed part of a request, checked against its plain routing fields. */
+  const openRequest = (sealed: unknown, method: string, plain: { id: string; reply_to: string }): Opened => {
+    let opened: unknown;
+    try {
+      opened = sealer.open(sealed, sealingContext.rpcRequest(bus.prefix, queueName, method));
+    } catch (err) {
+      return { ok: false, error: new BadRequestError(`RPC request does not open: ${errorText(err)}`) };
+    }
+    const parsed = SealedRequestSchema.safeParse(opened);
+    if (!parsed.success)
+      return {
+        ok: false,
+        error: new BadRequestError(`malformed RPC request: ${formatZodError(parsed.error)}`),
+      };
+    if (parsed.data.id !== plain.id || parsed.data.reply_to !== plain.reply_to)
+      return { ok: false, error: new BadRequestError('malformed RPC request: routing fields altered') };
+    return { ok: true, request: parsed.data };
+  };
+
+  /**
+   * Seals and publishes a reply on the caller's channel. Replies are sealed too: they carry client
+   * data (runs with their input and result, receipts), bound to their request id so they cannot be
+   * swapped. Lost when Redis is down (the caller then times out with 503): logged (reply-sender.ts).
+   */
+  const publish = async (
+    channel: string,
+    id: string,
+    method: string,
+    deadline: number,
+    reply: RpcReply,
+  ): Promise<void> => {
+    const context = sealingContext.rpcReply(bus.prefix, queueName, method, id);
+    let message: ReplyMessage;
+    try {
+      message = { id, reply: sealer.seal(reply, context) };
+    } catch (err) {
+      logger.error({ method, err: errorText(err) }, 'rpc: reply cannot be encoded');
+      message = { id, reply: sealer.seal(errorReply(new InternalError('internal error')), context) };
+    }
+    await sendReply(channel, JSON.stringify(message), method, deadline);
+  };
+
+  // The producer publishes the replies: connected now, not on the first reply.
+  const producer = internals.redis;
+  const producerReady = new Promise<void>((resolve) => {
+    if (producer.status === 'ready') resolve();
+    else producer.once('ready', () => resolve());
   });
-  return internals.ownWorker(worker, `rpc worker ${service}`, closeTimeoutMs, logger);
+  const sendReply = createReplySender(producer, logger);
+  const blocking = createRedis(internals.redisUrl, {
+    role: 'worker',
+    name: `${bus.prefix}:${queueName}`,
+    logger: internals.logger,
+  });
+  const loop = startRequestLoop({
+    blocking,
+    // The producer as made now: during bus.close() the bus getter refuses, the connection still works.
+    control: () => producer,
+    listKey: rpcRequestListKey(bus.prefix, service),
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    handle,
+    logger,
+  });
+
+  const close = once(async () => {
+    untrack();
+    const inTime = await loop.stop(closeTimeoutMs);
+    if (!inTime)
+      logger.warn({ timeout_ms: closeTimeoutMs }, `rpc ${service}: handlers still running at close; dropped`);
+    await closeWithin(
+      () => blocking.quit().then(() => {}),
+      internals.closeTimeoutMs,
+      () => blocking.disconnect(),
+    );
+    if (blocking.status !== 'end') blocking.disconnect();
+  });
+  const untrack = internals.own('consumers', { close });
+  return { close, waitUntilReady: async () => void (await Promise.all([loop.ready, producerReady])) };
 }
 
 async function runMethod<Methods extends RpcMethods, M extends HandledMethodName<Methods>>(

@@ -10,7 +10,7 @@ export type HandledMethodName<Methods extends RpcMethods> = Exclude<MethodName<M
 export interface RpcContext {
   /** epoch ms after which the caller has given up: bound downstream work by it. */
   deadline: number;
-  /** BullMQ job id of the request, for log correlation. */
+  /** Id of the request (unique per call), for log correlation. */
   requestId: string;
 }
 
@@ -23,10 +23,3 @@ export type RpcHandler<Method extends RpcMethod> = (
 export type RpcHandlers<Methods extends RpcMethods> = {
   [M in HandledMethodName<Methods>]: RpcHandler<Methods[M]>;
 };
-
-/** Job data of an RPC request. New fields must stay optional: a queued request must still parse. */
-export interface RpcJobData {
-  request: unknown;
-  /** epoch ms: when the caller stops waiting (its timeout). */
-  deadline: number;
-}

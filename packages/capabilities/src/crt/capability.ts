@@ -48,9 +48,9 @@ export const crt = defineCapability({
   env: crtEnv,
   job: {
     /**
-     * Deduplicated by job id `run-<run_id>`. Provider retries and failover happen inside one attempt
+     * One job per hand-over, job id `run-<run_id>-<n>` (the run's `job_id`). Provider retries and failover happen inside one attempt
      * (the provider clients); the job's attempts cover a worker that crashed or stalled mid-run (the
-     * per-apex cache makes a repeat cheap). Outcomes travel as `runs.report` jobs.
+     * per-apex cache makes a repeat cheap). Outcomes travel as `orchestrator.reportRun` calls.
      */
     payload: z.object({
       run_id: Uuid,

@@ -14,7 +14,7 @@ import { HostnameSource } from './hostname-source';
 import { fetchWithFailover, ProvidersUnavailableError } from './providers';
 import { DEFAULT_RETRY_POLICY } from './retry';
 
-/** What a crt run ended with; the job handler turns it into a `runs.report`. */
+/** What a crt run ended with; the job handler turns it into an `orchestrator.reportRun` call. */
 export type CrtOutcome =
   | { kind: 'completed'; result: CrtResult; metrics: RunMetrics }
   | { kind: 'failed'; error: RunError; metrics: RunMetrics; detail?: string };

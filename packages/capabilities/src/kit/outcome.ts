@@ -2,7 +2,7 @@ import type { ProducedArtifact, RunError, RunMetrics } from '@svc/contracts';
 
 /**
  * What one attempt of a capability ended with, as its handler returns it; the worker's generic
- * capability job turns it into a `runs.report`. A `failed` outcome is a result of the input or of an
+ * capability job turns it into an `orchestrator.reportRun` call. A `failed` outcome is a result of the input or of an
  * outside provider (provider_unavailable, render_failed, output_too_large): final, no retry.
  */
 export type CapabilityOutcome =

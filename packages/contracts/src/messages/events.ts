@@ -43,14 +43,22 @@ export const eventCatalog = {
   /**
    * Cancellation of a running run was requested (spec §4.10). Every worker checks it against the
    * jobs it runs and aborts that job's AbortSignal; the handler stops cooperatively and the worker
-   * reports `cancelled`. Lossy like every event: workers also check the cancel key
-   * `<prefix>:runs:cancel:<run_id>` before they start a job.
+   * reports `cancelled`. Lossy like every event: a job not yet started is refused by its claim
+   * (`orchestrator.claimAttempt` reads `cancel_requested_at` in the database).
    */
   'run.cancel-requested': z
     .object({ run_id: Uuid })
     .describe(
-      "Cancel of a running run requested: workers abort that job's AbortSignal (and check the cancel key before starting).",
+      "Cancel of a running run requested: workers abort that job's AbortSignal (a later claim of the run is refused).",
     ),
+  /**
+   * An API key was revoked (`pnpm admin revoke-key`), published after the database update: every
+   * gateway drops the keys it has verified, so the key is refused at once; a lost event is covered
+   * by the gateways' API_KEY_CACHE_TTL_MS. The key id only, never the key or its hash.
+   */
+  'apikey.revoked': z
+    .object({ key_id: z.string().min(1).max(64) })
+    .describe('An API key was revoked: gateways drop verified keys (their age bound covers a lost event).'),
 } as const satisfies Record<string, z.ZodType>;
 
 export type EventCatalog = typeof eventCatalog;

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { ProducedArtifact } from '../artifacts';
-import { DateTime, Uuid } from '../common';
-import { RUN_ERROR_CODES, RunError } from '../run';
+import { RUN_ERROR_CODES, type RunError } from '../run';
 
 /**
  * Queue options of a job type, as the bus hands them to its queue (BullMQ `JobsOptions` subset).
@@ -68,31 +66,6 @@ export const retention = {
 } as const satisfies JobDefinition['options'];
 
 /**
- * A worker's report on a run it executes, consumed by the orchestrator (which owns the runs table:
- * workers have no database). Reports of one run may be processed out of order; the orchestrator
- * only applies transitions that move a run forward (queued → running → completed/failed) and
- * ignores the rest, so a redelivered or late report is harmless.
- */
-const ReportBase = {
-  run_id: Uuid,
-  /** BullMQ attempt of the capability job that reports (1 = first). */
-  attempt: z.number().int().min(1),
-  /** When it happened, by the worker's clock. */
-  at: DateTime,
-};
-
-/** Where a run's time went, recorded with the run for `pnpm bench` and operators (not on the wire). */
-export const RunMetrics = z.object({
-  /** Provider that answered (crt: `crt.sh` or `certspotter`). */
-  provider: z.string().optional(),
-  /** ms spent waiting on providers, retries and failover included (0 on a cache hit). */
-  provider_ms: z.number().nonnegative().optional(),
-  /** Per-apex provider cache: hit, miss, or off (disabled). */
-  cache: z.enum(['hit', 'miss', 'off']).optional(),
-});
-export type RunMetrics = z.infer<typeof RunMetrics>;
-
-/**
  * The error of a run that failed through our fault (details only in our logs under the run id), and
  * what a failed run shows when its stored error is unreadable: clients treat it like any `internal`.
  */
@@ -101,27 +74,8 @@ export const INTERNAL_RUN_ERROR: RunError = {
   message: INTERNAL_ERROR_MESSAGE,
 };
 
-export const RunReport = z.discriminatedUnion('event', [
-  z.object({ event: z.literal('started'), ...ReportBase }),
-  /** The attempt failed on a transient fault and BullMQ will retry it. */
-  z.object({ event: z.literal('retrying'), ...ReportBase, error: z.string() }),
-  z.object({
-    event: z.literal('completed'),
-    ...ReportBase,
-    /** The capability result (crt: CrtResult, at most 1000 observations). */
-    result: z.record(z.string(), z.unknown()),
-    metrics: RunMetrics.optional(),
-    /** Files the run wrote to object storage (registered by the orchestrator before it shows completed). */
-    artifacts: z.array(ProducedArtifact).max(100).optional(),
-  }),
-  z.object({ event: z.literal('failed'), ...ReportBase, error: RunError, metrics: RunMetrics.optional() }),
-  /** The handler stopped on a cancellation request (spec §4.10: cooperative). */
-  z.object({ event: z.literal('cancelled'), ...ReportBase }),
-]);
-export type RunReport = z.infer<typeof RunReport>;
-
 /**
- * Options of a capability job (queue `jobs.capability.<slug>`, job id `run-<run_id>`): an attempt that
+ * Options of a capability job (queue `jobs.capability.<slug>`, job id `run-<run_id>-<n>`): an attempt that
  * throws (an unexpected fault, a crashed browser) is retried after 1 s, then 2 s, with jitter; a
  * worker that dies mid-attempt leaves the job to BullMQ's stalled-job recovery (docs/decisions.md L-C).
  */
@@ -131,7 +85,7 @@ export const capabilityJobOptions = {
   ...retention,
 } as const satisfies JobDefinition['options'];
 
-/** What every capability job answers (outcomes travel as `runs.report` jobs). */
+/** What every capability job answers (outcomes travel as `orchestrator.reportRun` calls; `skipped`: the claim was refused). */
 export const CapabilityJobResult = z.object({
   outcome: z.enum(['completed', 'failed', 'cancelled', 'skipped']),
 });
@@ -164,35 +118,5 @@ export const platformJobs = {
     options: { attempts: 1, ...retention },
     description:
       'Repeatable (uploads service): expires unused sessions, deletes unused uploads and expired artifacts.',
-  },
-  /**
-   * Queue `jobs.wallet.settle`: orchestrator → wallet, once a paid run is final: `capture` its hold
-   * (completed) or `release` it (failed, cancelled, or a hold whose run was never recorded). Job id
-   * `settle-<run_id>`; the wallet applies it once (unique ledger line per run and kind).
-   */
-  'wallet.settle': {
-    payload: z.object({
-      run_id: Uuid,
-      client_id: Uuid,
-      outcome: z.enum(['capture', 'release']),
-      /** Ledger note, e.g. "run completed", "run failed: provider_unavailable". */
-      reason: z.string().max(500),
-    }),
-    result: z.object({ applied: z.boolean() }),
-    options: { ...transientRetry, attempts: 10, ...retention },
-    description:
-      'orchestrator → wallet once a paid run is final: capture (completed) or release its hold; job id `settle-<run_id>`.',
-  },
-  /**
-   * Queue `jobs.runs.report`: workers → orchestrator, every state change of a run (RunReport). A
-   * `completed` report carries the run's result (client data): dropped once applied.
-   */
-  'runs.report': {
-    payload: RunReport,
-    result: z.object({ applied: z.boolean() }),
-    options: { ...transientRetry, ...retention },
-    dropDataWhenFinished: true,
-    description:
-      'worker → orchestrator: each state change of a run (started, retrying, completed, failed, cancelled).',
   },
 } as const satisfies Record<string, JobDefinition>;

@@ -35,6 +35,14 @@ import {
   StartRunRequest,
   StartRunResponse,
 } from './rpc-schemas';
+import {
+  ClaimAttemptRequest,
+  ClaimAttemptResponse,
+  ReportRunResponse,
+  RunReport,
+  SettleRunRequest,
+  SettleRunResponse,
+} from './run-attempts';
 
 /**
  * Every RPC method, keyed by service then method: `rpc.<service>` queues carry jobs named after the
@@ -121,6 +129,13 @@ export const rpcCatalog = {
       description:
         'Holds neither captured nor released, older than a time (orchestrator reconciler); keyset-paged.',
     },
+    /** Idempotent: one capture or release per run, whatever the number of calls. */
+    settle: {
+      request: SettleRunRequest,
+      response: SettleRunResponse,
+      description:
+        "Captures (completed) or releases a paid final run's hold, once; a repeated call applies nothing.",
+    },
   },
   orchestrator: {
     ping,
@@ -158,6 +173,20 @@ export const rpcCatalog = {
       request: z.object({ client_id: Uuid, run_id: Uuid }),
       response: RunReceiptResponse,
       description: 'The run, its quote and its ledger lines (from the wallet).',
+    },
+    /** Worker → orchestrator before it runs a capability job: only the run's current job may run it. */
+    claimAttempt: {
+      request: ClaimAttemptRequest,
+      response: ClaimAttemptResponse,
+      description:
+        "Worker, before running a job: moves the run to running (attempt + 1) if the job is the run's current one.",
+    },
+    /** Worker → orchestrator when an attempt ends; retried by the worker until answered. */
+    reportRun: {
+      request: RunReport,
+      response: ReportRunResponse,
+      description:
+        'Worker, when an attempt ends (retrying, completed, failed, cancelled): applied once, committed before the answer.',
     },
   },
   uploads: {

@@ -1,4 +1,5 @@
 import type { Quote, RpcRequest, RpcResponse, RunReceiptResponse, RunRecord } from '@svc/contracts';
+import { isAppError, ServiceUnavailableError } from '@svc/errors';
 
 /** What the gateway sends to start a crt run (`orchestrator.startCrtRun`): input already parsed. */
 export type StartCrtRun = RpcRequest<'orchestrator', 'startCrtRun'>;
@@ -17,7 +18,8 @@ export type CancelledRun = RpcResponse<'orchestrator', 'cancelRun'>;
  * capability, quote or run (another client's run or quote reads the same as a missing one), 409
  * for a blocked execution mode, a used or expired quote and a finished run on cancel, 422 for
  * input and idempotency problems, 402 when the wallet cannot hold the price, 503 when the
- * orchestrator (or the wallet behind it) does not answer.
+ * orchestrator (or the wallet or upload service behind it) does not answer; a start's 503 goes
+ * through startRunFailure.
  */
 export interface RunOrchestrator {
   startCrtRun(request: StartCrtRun): Promise<StartedRun>;
@@ -26,4 +28,24 @@ export interface RunOrchestrator {
   startRun(request: StartRun): Promise<StartedRun>;
   cancelRun(clientId: string, runId: string): Promise<CancelledRun>;
   receipt(clientId: string, runId: string): Promise<RunReceiptResponse>;
+}
+
+/** What a start-run 503 adds when the words do not yet say how to retry (issue 15 finding 3). */
+const RECORDED_HINT = /retry with the same Idempotency-Key|retry the same request/;
+
+/**
+ * The error a client sees when starting a run failed with a 503: whether the gateway's own call to
+ * the orchestrator found no answer (`orchestrator service did not answer within … ms`) or the
+ * orchestrator's words name the wallet or upload service that did not answer, the run may have
+ * been recorded before the failure, and may be charged: the answer says so and how to retry
+ * without starting a second run (the same Idempotency-Key replays it). The orchestrator's own words
+ * are kept when they already say it. Every other error passes through unchanged.
+ */
+export function startRunFailure(err: unknown, idempotencyKey: string | undefined): unknown {
+  if (!isAppError(err) || err.status !== 503 || RECORDED_HINT.test(err.message)) return err;
+  const advice =
+    idempotencyKey === undefined
+      ? 'the run may have been recorded; this request had no Idempotency-Key, so send one to retry without starting a second run'
+      : 'the run may have been recorded: retry with the same Idempotency-Key';
+  return new ServiceUnavailableError(`${err.message}; ${advice}`, { cause: err });
 }

@@ -1,11 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { API_VERSION } from '@svc/contracts';
 import type { Logger } from '@svc/log';
-import { Router } from 'express';
-import { authOf } from '../locals';
+import { type Request, Router } from 'express';
+import { authOf, type GatewayResponse } from '../locals';
 import { createRequireAuth, type KeyVerifier } from '../middleware/auth';
 import { defineRoute } from '../middleware/method-not-allowed';
 import { noStore } from '../middleware/no-store';
@@ -14,6 +15,7 @@ import { ADMIT_ALL, admitMcpMessages, type McpAdmission } from '../rate-limit/mc
 import type { GatewayRateLimiter } from '../rate-limit/rate-limiter';
 import type { RouteKit } from '../route-kit';
 import { isJsonBody, readJsonRpcBody, wantsStream } from './json-rpc-body';
+import { JsonResponseTransport, plainJsonRpcRequest } from './json-transport';
 import { type McpOriginPolicy, mcpOriginGuard } from './origin-guard';
 import { type McpServices, ToolCallRequest, type ToolContext } from './tool-kit';
 import { findTool, MCP_TOOL_LIST } from './tools';
@@ -81,6 +83,30 @@ function requestServer(context: ToolContext, admission: McpAdmission): McpServer
 }
 
 /**
+ * Answers one plain JSON-RPC request (json-transport.ts) with its one JSON response, as the SDK
+ * transport does in stateless JSON-response mode, minus its web Request/Response conversion. The
+ * server is closed only if the client leaves before the answer (aborting the tool's work): after
+ * it nothing is in flight, and closing would only build the SDK's "Connection closed" error.
+ */
+async function answerAsJson(
+  server: McpServer,
+  request: JSONRPCRequest,
+  req: Request,
+  res: GatewayResponse,
+): Promise<void> {
+  const transport = new JsonResponseTransport((response) => {
+    const body = JSON.stringify(response);
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  res.on('close', () => {
+    if (!transport.hasAnswered) void transport.close();
+  });
+  await server.connect(transport);
+  transport.deliver(request, req.headers);
+}
+
+/**
  * `POST /mcp` (spec §4.21, §4 rule 6): the streamable HTTP MCP endpoint, stateless (decisions M1):
  * every POST gets a new server and transport (`sessionIdGenerator: undefined`), closed with the
  * response. A reused stateless transport answers 500 and SDKs before 1.26 leaked answers between
@@ -122,6 +148,13 @@ export function mcpRouter(kit: RouteKit, options: McpRouterOptions): Router {
           },
           admission,
         );
+        // The common case (one request, answered as JSON) skips the SDK's HTTP transport; anything
+        // else (batches, notifications, progress streams, bad headers) goes through it as before.
+        const plain = wantsStream(message) ? undefined : plainJsonRpcRequest(req, message);
+        if (plain !== undefined) {
+          await answerAsJson(server, plain, req, res);
+          return;
+        }
         const transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: undefined,
           enableJsonResponse: !wantsStream(message),

@@ -63,6 +63,11 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   /** The REST twin's 200 body schema: `outputSchema`, and the check of `structuredContent`. */
   readonly output: O;
   readonly annotations: Omit<ToolAnnotations, 'title'>;
+  /**
+   * The body is a shared object that is never changed (the catalog cache's answer, served as is by
+   * REST too): its contract check and JSON text are made once per object, not per call.
+   */
+  readonly sharedBody?: boolean;
   readonly call: (
     args: z.output<I>,
     context: ToolContext,
@@ -101,14 +106,24 @@ function toolSchema(schema: z.ZodObject, io: JsonSchemaIo): Tool['inputSchema'] 
  * body exactly; `content` is a short line for the agent, then the same JSON for clients that read
  * only text.
  */
-function toolResult(summary: string, body: Record<string, unknown>): CallToolResult {
+function toolResult(
+  summary: string,
+  body: Record<string, unknown>,
+  text = JSON.stringify(body),
+): CallToolResult {
   return {
     content: [
       { type: 'text', text: summary },
-      { type: 'text', text: JSON.stringify(body) },
+      { type: 'text', text },
     ],
     structuredContent: body,
   };
+}
+
+/** A body checked against its contract, and its JSON text. */
+interface CheckedBody<B> {
+  readonly body: B;
+  readonly text: string;
 }
 
 /**
@@ -158,6 +173,16 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: T
     outputSchema: toolSchema(spec.output, 'output'),
     annotations: { title: spec.title, ...spec.annotations },
   };
+  // sharedBody: answer object → its check and text (weak: dropped with the cache entry).
+  const checkedOnce = new WeakMap<object, CheckedBody<z.output<O>>>();
+  const check = (answerBody: z.output<O>): CheckedBody<z.output<O>> => {
+    const known = spec.sharedBody === true ? checkedOnce.get(answerBody) : undefined;
+    if (known !== undefined) return known;
+    const body = checkedBody(spec.output, answerBody, `${spec.name} result`);
+    const checked = { body, text: JSON.stringify(body) };
+    if (spec.sharedBody === true) checkedOnce.set(answerBody, checked);
+    return checked;
+  };
   return {
     definition,
     call: async (args, context, extra) => {
@@ -170,8 +195,8 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(spec: T
         assertSafeJson(args, { root: 'arguments' });
         const parsed = parseRequest(spec.input, args ?? {});
         const answer = await spec.call(parsed, context, extra);
-        const body = checkedBody(spec.output, answer.body, `${spec.name} result`);
-        return toolResult(answer.summary, body);
+        const { body, text } = check(answer.body);
+        return toolResult(answer.summary, body, text);
       } catch (err) {
         return toolError(err, spec.name, context.log);
       }

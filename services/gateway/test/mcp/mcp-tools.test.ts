@@ -132,7 +132,9 @@ describe('MCP tools (app harness)', () => {
       input: { apexes: [] },
     });
     expect(timedOut.isError).toBe(true);
-    expect(firstText(timedOut)).toBe('orchestrator service did not answer within 1000 ms');
+    expect(firstText(timedOut)).toBe(
+      'orchestrator service did not answer within 1000 ms; the run may have been recorded: retry with the same Idempotency-Key',
+    );
     const key = app.orchestrator.runStarts.at(-1)?.idempotency_key;
     expect(key).toMatch(/^mcp-[0-9a-f-]{36}$/);
     expect(timedOut.content[1]).toEqual({

@@ -1,27 +1,15 @@
 import type { Bus } from '@svc/bus';
-import { RUN_CANCEL_KEY_TTL_MS, runCancelKey, runtimeWorkersKey } from '@svc/contracts';
+import { runtimeWorkersKey } from '@svc/contracts';
 import { ServiceUnavailableError } from '@svc/errors';
 import type { Logger } from '@svc/log';
 import type { WorkerAvailability } from '../domain/get-run';
 
 /**
- * The orchestrator's ports on shared Redis keys (not on queues): the run cancel markers it sets and
- * the runtime worker sets the workers' heartbeats keep (@svc/contracts keys.ts). They use the bus's
- * producer connection for quick commands only.
+ * The orchestrator's ports on shared Redis keys (not on queues): the runtime worker sets the
+ * workers' heartbeats keep (@svc/contracts keys.ts). They use the bus's producer connection for
+ * quick commands only.
  */
 export type RedisHandle = Pick<Bus, 'redis' | 'prefix'>;
-
-/** SET the run's cancel marker for RUN_CANCEL_KEY_TTL_MS: a worker about to start its job skips it. */
-export function cancelMarkerSetter(bus: RedisHandle): (runId: string) => Promise<void> {
-  return async (runId) => {
-    const redis = await readyRedis(bus);
-    try {
-      await redis.set(runCancelKey(bus.prefix, runId), '1', 'PX', RUN_CANCEL_KEY_TTL_MS);
-    } catch {
-      throw new ServiceUnavailableError('message bus is unavailable');
-    }
-  };
-}
 
 /**
  * Whether a worker of `runtime` is up: `ZCOUNT runtimeWorkersKey <now> +inf` > 0 (workers score
@@ -47,7 +35,7 @@ const CONNECT_WAIT_MS = 2_000;
  * The bus's producer connection once it takes commands (it has no offline queue: a command sent while
  * it connects fails at once). Waits up to CONNECT_WAIT_MS while it connects; 503 otherwise.
  */
-async function readyRedis(bus: RedisHandle): Promise<Bus['redis']> {
+export async function readyRedis(bus: RedisHandle): Promise<Bus['redis']> {
   const redis = bus.redis;
   if (redis.status === 'ready') return redis;
   if (redis.status === 'connecting' || redis.status === 'connect' || redis.status === 'reconnecting') {

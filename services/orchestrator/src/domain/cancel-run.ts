@@ -3,23 +3,18 @@ import type { PrismaClient } from '@svc/db';
 import { ConflictError } from '@svc/errors';
 import type { Logger } from '@svc/log';
 import { findOwnRun } from './get-run';
-import { type RunFinishedEvent, runFinishedEvent, type StoredRun } from './run-finished';
+import { announceFinalRun, type FinalRunDeps, type StoredRun } from './run-finished';
 import { toRunRecord } from './run-record';
 import { RETURNING_STORED_RUN, returnedRun } from './run-rows';
-import { type EnqueueSettle, queueSettlement } from './settlement';
 
 export type CancelRunResult = RpcResponseInput<'orchestrator', 'cancelRun'>;
 
-export interface CancelRunDeps {
+export interface CancelRunDeps extends FinalRunDeps {
   prisma: PrismaClient;
-  /** SET the run's cancel marker (runCancelKey, PX RUN_CANCEL_KEY_TTL_MS); throws 503 when Redis is down. */
-  setCancelMarker(runId: string): Promise<void>;
-  /** Removes the run's job if still waiting or delayed; false when it is active or gone. Best effort. */
-  removeQueuedJob(slug: string, runId: string): Promise<boolean>;
+  /** Removes the run's job `jobId` if still waiting or delayed; false when it is active or gone. Best effort. */
+  removeQueuedJob(slug: string, jobId: string): Promise<boolean>;
   /** Publishes `run.cancel-requested` (the worker holding the job aborts it); throws 503 when Redis is down. */
   publishCancelRequested(runId: string): Promise<void>;
-  publishFinished(event: RunFinishedEvent): Promise<void>;
-  enqueueSettle: EnqueueSettle;
   logger: Logger;
 }
 
@@ -30,13 +25,14 @@ export interface CancelRunDeps {
 const MAX_ROUNDS = 5;
 
 /**
- * `orchestrator.cancelRun` (spec §3, §4.10; docs/decisions.md L-B). The cancel marker is set first,
- * so a worker that takes the job in this instant skips it. Then:
+ * `orchestrator.cancelRun` (spec §3, §4.10; docs/decisions.md L-B). All in the database, so a job
+ * taken in this instant is refused by its claim (claim-attempt.ts), which row locks order against
+ * these UPDATEs:
  * - queued/retrying → `cancelled` at once (conditional UPDATE); the waiting job is removed, waiters
  *   are told (`run.finished`) and a paid run's hold is released;
  * - running → `cancel_requested_at` is set (once) and `run.cancel-requested` published: cancellation
  *   is cooperative, the run ends `cancelled` when its handler stops (or `completed` if it got there
- *   first);
+ *   first); if its worker died, the job's next claim cancels it;
  * - final → 409. Another client's run is the same 404 as a missing one.
  */
 export async function cancelRun(
@@ -51,7 +47,10 @@ export async function cancelRun(
         `run ${runId} is already ${run.status}; only queued, retrying or running runs can be cancelled`,
       );
     }
-    await deps.setCancelMarker(runId);
+    // Its hold may be in flight: a release before the hold lands would leave the hold open for good.
+    if (run.holdPending) {
+      throw new ConflictError(`run ${runId} is still being recorded; try again in a moment`);
+    }
     if (run.status === 'running') {
       const requested = await requestCancel(deps.prisma, runId);
       if (requested === undefined) continue;
@@ -73,7 +72,7 @@ async function cancelWaiting(prisma: PrismaClient, runId: string): Promise<Store
       UPDATE orchestrator.runs
       SET status = 'cancelled'::orchestrator.run_status, finished_at = now(),
         cancel_requested_at = COALESCE(cancel_requested_at, now()), updated_at = now()
-      WHERE id = ${runId}::uuid
+      WHERE id = ${runId}::uuid AND NOT hold_pending
         AND status IN ('queued'::orchestrator.run_status, 'retrying'::orchestrator.run_status)
       ${RETURNING_STORED_RUN}`,
   );
@@ -87,21 +86,18 @@ async function requestCancel(prisma: PrismaClient, runId: string): Promise<Store
   return returnedRun(
     await prisma.$queryRaw<unknown[]>`
       UPDATE orchestrator.runs SET cancel_requested_at = COALESCE(cancel_requested_at, now())
-      WHERE id = ${runId}::uuid AND status = 'running'::orchestrator.run_status
+      WHERE id = ${runId}::uuid AND NOT hold_pending AND status = 'running'::orchestrator.run_status
       ${RETURNING_STORED_RUN}`,
   );
 }
 
 /** Best-effort follow-ups of a cancelled run: the run is final in the database whatever happens here. */
 async function afterCancelled(deps: CancelRunDeps, run: StoredRun): Promise<void> {
-  await deps.removeQueuedJob(run.slug, run.id).catch((err: unknown) => {
-    // A job left behind is skipped by its worker: the cancel marker is set.
-    deps.logger.warn({ run_id: run.id, err }, 'cancelled run: job not removed');
-  });
-  await deps.publishFinished(runFinishedEvent(run)).catch((err: unknown) => {
-    deps.logger.warn({ run_id: run.id, err }, 'run.finished not published');
-  });
-  await queueSettlement(deps.prisma, deps.enqueueSettle, run).catch((err: unknown) => {
-    deps.logger.warn({ run_id: run.id, err }, 'release not queued yet: the dispatcher will queue it');
-  });
+  if (run.jobId !== null) {
+    await deps.removeQueuedJob(run.slug, run.jobId).catch((err: unknown) => {
+      // A job left behind is refused by its claim: the run is cancelled.
+      deps.logger.warn({ run_id: run.id, err }, 'cancelled run: job not removed');
+    });
+  }
+  await announceFinalRun(deps, run);
 }

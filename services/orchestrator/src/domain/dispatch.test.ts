@@ -1,12 +1,13 @@
 import { imageFile, pdfFile } from '../../test/fixtures/resolved-files';
-import { capabilityJobFor, crtJobFor, runJobId, stalledRunError } from './dispatch';
+import { capabilityJobFor, crtJobFor, runJobId } from './dispatch';
 
 const RUN_ID = '3a0c8a56-9b1e-4f7a-8c2d-5e6f7a8b9c0d';
 
 describe('runJobId', () => {
-  it('is run-<id>, without the `:` BullMQ rejects', () => {
-    expect(runJobId(RUN_ID)).toBe(`run-${RUN_ID}`);
-    expect(runJobId(RUN_ID)).not.toContain(':');
+  it('is run-<id>-<hand-over>, a new id per hand-over, without the `:` BullMQ rejects', () => {
+    expect(runJobId(RUN_ID, 1)).toBe(`run-${RUN_ID}-1`);
+    expect(runJobId(RUN_ID, 2)).toBe(`run-${RUN_ID}-2`);
+    expect(runJobId(RUN_ID, 1)).not.toContain(':');
   });
 });
 
@@ -105,15 +106,6 @@ describe('capabilityJobFor (file capabilities)', () => {
     expect(capabilityJobFor({ id: RUN_ID, slug: 'pii-redact', input: pii, files: null })).toEqual({
       name: 'capability.pii-redact',
       payload: { run_id: RUN_ID, input: pii },
-    });
-  });
-});
-
-describe('stalledRunError', () => {
-  it('names the threshold in seconds', () => {
-    expect(stalledRunError(900_000)).toEqual({
-      code: 'internal',
-      message: 'run stalled: no report from a worker within 900 s',
     });
   });
 });

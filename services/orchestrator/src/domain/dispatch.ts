@@ -4,10 +4,7 @@ import {
   type JobPayloadInput,
   jobCatalog,
 } from '@svc/capabilities';
-import { CrtInput, INTERNAL_RUN_ERROR, RUN_ERROR_CODES, type RunError, RunState } from '@svc/contracts';
-import type { PrismaClient } from '@svc/db';
-import { z } from 'zod';
-import type { RunFinishedEvent } from './run-finished';
+import { CrtInput } from '@svc/contracts';
 
 /** Payload of a `capability.crt` job (bus job catalog): ids and small scalars only, never secrets. */
 export type CrtJob = JobPayloadInput<'capability.crt'>;
@@ -22,12 +19,22 @@ export interface CapabilityJob {
   payload: JobPayloadInput<CapabilityJobName>;
 }
 
-/** Adds the job to its worker queue, deduplicated by `runJobId(run_id)`; throws when Redis is down. */
-export type EnqueueCapabilityJob = (job: CapabilityJob) => Promise<void>;
+/** A job of one hand-over: added under the run's current `job_id`. */
+export interface HandedOverJob extends CapabilityJob {
+  /** BullMQ job id: the run's `job_id` column (runJobId). */
+  jobId: string;
+}
 
-/** BullMQ job id of a run's capability job: one job per run, however often it is queued (no `:`). */
-export function runJobId(runId: string): string {
-  return `run-${runId}`;
+/** Adds the job to its worker queue under `job.jobId`; throws when Redis is down. */
+export type EnqueueCapabilityJob = (job: HandedOverJob) => Promise<void>;
+
+/**
+ * BullMQ job id of a run's `dispatch`-th hand-over (the `job_id` column): a new id per hand-over, so
+ * a job lost or failed in Redis is replaced at once (a retained failed job would block its own id
+ * for a week) and a worker holding a superseded job is refused by claimAttempt. No `:` (BullMQ).
+ */
+export function runJobId(runId: string, dispatch: number): string {
+  return `run-${runId}-${dispatch}`;
 }
 
 /** A run as far as its job needs it. */
@@ -68,112 +75,5 @@ export function capabilityJobFor(run: DispatchableRun): CapabilityJob {
   return { name, payload: payload.data };
 }
 
-/** Records that the run's job was handed to the queue (not a state change: updated_at stays). */
-export async function markDispatched(prisma: PrismaClient, runId: string): Promise<void> {
-  await prisma.$executeRaw`UPDATE orchestrator.runs SET dispatched_at = now() WHERE id = ${runId}::uuid`;
-}
-
-/** A run that reached a final state in a sweep: whoever waits on it is told (`run.finished`). */
-export type FinishedRun = Pick<RunFinishedEvent, 'run_id' | 'status'>;
-
-const FinishedRow = z.object({ id: z.string(), status: RunState });
-const PendingRow = z.object({ id: z.string(), slug: z.string(), input: z.unknown(), files: z.unknown() });
-
-/** ms: a queued run handed to the queue this long ago without starting is queued again (C11). */
-export const REDISPATCH_AFTER_MS = 60_000;
-/** Runs looked at per sweep: a backlog drains over several sweeps instead of one long one. */
-const SWEEP_BATCH = 100;
-
-export interface RequeueDeps {
-  prisma: PrismaClient;
-  enqueue: EnqueueCapabilityJob;
-}
-
-export interface RequeueResult {
-  /** Runs handed to the queue (again). */
-  queued: string[];
-  /** Runs whose stored input could not become a job: failed as `internal`. */
-  failed: FinishedRun[];
-  /** The first enqueue error, when Redis is down; the sweep stops there and the next one retries. */
-  error?: unknown;
-}
-
-/**
- * Queues runs (of every capability with a worker queue) that are `queued` but were never handed to the queue (Redis was down after their
- * commit) or were handed over more than REDISPATCH_AFTER_MS ago (the job may have been lost with a
- * Redis failure). Enqueueing is idempotent: the job id `run-<id>` dedupes a job still in Redis.
- */
-export async function requeueUndispatched(
-  deps: RequeueDeps,
-  redispatchAfterMs = REDISPATCH_AFTER_MS,
-): Promise<RequeueResult> {
-  // The database's clock throughout (dispatched_at is set with now()): no skew with ours.
-  const raw = await deps.prisma.$queryRaw<unknown[]>`
-    SELECT id::text AS id, slug, input, files FROM orchestrator.runs
-    WHERE status = 'queued'
-      AND (dispatched_at IS NULL
-           OR dispatched_at < now() - ${redispatchAfterMs}::double precision * interval '1 millisecond')
-    ORDER BY created_at
-    LIMIT ${SWEEP_BATCH}`;
-  const rows = raw.map((row) => PendingRow.parse(row));
-  const result: RequeueResult = { queued: [], failed: [] };
-  for (const row of rows) {
-    let job: CapabilityJob;
-    try {
-      job = capabilityJobFor(row);
-    } catch {
-      result.failed.push(...(await failQueuedRun(deps.prisma, row.id)));
-      continue;
-    }
-    try {
-      await deps.enqueue(job);
-    } catch (err) {
-      result.error = err;
-      return result;
-    }
-    await markDispatched(deps.prisma, row.id);
-    result.queued.push(row.id);
-  }
-  return result;
-}
-
-/** Fails a queued run that can never become a job (its stored input is unreadable). */
-async function failQueuedRun(prisma: PrismaClient, runId: string): Promise<FinishedRun[]> {
-  const rows = await prisma.$queryRaw<unknown[]>`
-    UPDATE orchestrator.runs
-    SET status = 'failed', error = ${JSON.stringify(INTERNAL_RUN_ERROR)}::jsonb, finished_at = now(), updated_at = now()
-    WHERE id = ${runId}::uuid AND status = 'queued'
-    RETURNING id::text AS id, status::text AS status`;
-  return toFinished(rows);
-}
-
-/** The error a stalled run is failed with; the message gives the threshold in seconds. */
-export function stalledRunError(staleAfterMs: number): RunError {
-  return {
-    code: RUN_ERROR_CODES.internal,
-    message: `run stalled: no report from a worker within ${Math.round(staleAfterMs / 1000)} s`,
-  };
-}
-
-/**
- * Fails runs stuck in `running`/`retrying` whose last state change is older than `staleAfterMs`
- * (a worker died mid-run and BullMQ gave up, or its reports were lost). A report arriving later
- * changes nothing: the run is final.
- */
-export async function failStalledRuns(prisma: PrismaClient, staleAfterMs: number): Promise<FinishedRun[]> {
-  const error = stalledRunError(staleAfterMs);
-  const rows = await prisma.$queryRaw<unknown[]>`
-    UPDATE orchestrator.runs
-    SET status = 'failed', error = ${JSON.stringify(error)}::jsonb, finished_at = now(), updated_at = now()
-    WHERE status IN ('running', 'retrying')
-      AND updated_at < now() - ${staleAfterMs}::double precision * interval '1 millisecond'
-    RETURNING id::text AS id, status::text AS status`;
-  return toFinished(rows);
-}
-
-function toFinished(rows: unknown[]): FinishedRun[] {
-  return rows.map((row) => {
-    const parsed = FinishedRow.parse(row);
-    return { run_id: parsed.id, status: parsed.status };
-  });
-}
+/** Every hand-over a run may have: one more fails it `internal` (a job lost or failed again and again). */
+export const MAX_DISPATCHES = 5;

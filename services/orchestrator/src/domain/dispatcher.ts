@@ -1,87 +1,135 @@
-import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
-import {
-  type EnqueueCapabilityJob,
-  type FinishedRun,
-  failStalledRuns,
-  REDISPATCH_AFTER_MS,
-  requeueUndispatched,
-} from './dispatch';
-import type { EnqueueSettle } from './settlement';
-import { type OrphanHoldScanner, releaseOrphanHolds, settleUnsettledRuns } from './settlement-sweep';
+import { HandOverChecker } from './handover';
+import type { HandOverProbe } from './handover-probe';
+import { announceFinal, type PendingHoldDeps } from './pending-hold';
+import { confirmPendingRuns } from './pending-sweep';
+import { type OrphanHoldScanner, redriveSettlements, releaseOrphanHolds } from './settlement-sweep';
 
-export interface SweepDeps {
-  prisma: PrismaClient;
-  enqueue: EnqueueCapabilityJob;
-  enqueueSettle: EnqueueSettle;
+export interface SweepDeps extends PendingHoldDeps {
+  /** Redis's view of the jobs (exists / finished) and its run_id (adapters/capability-queue.ts). */
+  probe: HandOverProbe;
   /** Pages through `wallet.openHolds`; may throw when the wallet is down (logged; the next sweep tries again). */
   orphanHolds: OrphanHoldScanner;
-  /** Tells waiters a run is final (`run.finished`); may throw when Redis is down (logged, not retried). */
-  publishFinished(run: FinishedRun): Promise<void>;
-  logger: Logger;
-  /** ms: RUN_STALE_AFTER_MS. */
-  staleAfterMs: number;
   /** ms: ORPHAN_HOLD_AFTER_MS, the age of a hold without a run that is released. */
   orphanHoldAfterMs: number;
-  /** ms: re-queue a queued run handed over this long ago; default REDISPATCH_AFTER_MS (60 s). */
-  redispatchAfterMs?: number;
-  /** Clock for the orphan-hold cut-off; default: now. */
+  /** ms: a run pending its hold this long is finished or undone here; default PENDING_AFTER_MS (pending-sweep.ts). */
+  pendingAfterMs?: number;
+  /** ms: a hand-over this recent is not checked against Redis yet; default HAND_OVER_GRACE_MS. */
+  handOverGraceMs?: number;
+  /**
+   * ms: after a Redis restart (and at start-up) claimed runs whose job is gone wait this long for a
+   * worker to announce it holds them; default WORKER_HEARTBEAT_TTL_MS (handover.ts).
+   */
+  restartGraceMs?: number;
+  /** Clock for the orphan-hold and pending cut-offs and the restart grace; default: now. */
   now?: () => Date;
 }
 
 export interface SweepResult {
-  queued: string[];
-  failed: FinishedRun[];
-  /** Paid final runs whose capture/release was queued in this pass. */
+  /** Pending runs whose hold this pass confirmed, and those the wallet refused (deleted). */
+  confirmed: string[];
+  undone: string[];
+  /** Runs handed over again because their job was missing (or finished) in Redis. */
+  handedOver: string[];
+  /** Runs made final by this pass (hand-overs exhausted, cancel asked, unreadable input). */
+  finished: string[];
+  /** Whether the hand-over check covered every live run (Redis restarted, or first pass). */
+  fullCheck: boolean;
+  /** Claimed runs whose job is gone, left alone because a live worker announces it holds them. */
+  held: string[];
+  /** Claimed runs whose job is gone, left alone until the restart grace ends. */
+  deferred: string[];
+  /** Paid final runs whose settlement the wallet confirmed in this pass. */
   settled: string[];
-  /** Run ids of holds without a run whose release was queued in this pass. */
+  /** Run ids of holds without a run released in this pass. */
   orphansReleased: string[];
 }
 
+export type Sweep = () => Promise<SweepResult>;
+
 /**
- * One dispatcher pass (docs/decisions.md C11, L-D): queue runs that missed the queue, fail runs that
- * stalled, announce every run this pass made final, queue the settlement of paid final runs that
- * have none yet (those just failed included), and release holds whose run was never recorded. Safe
- * to run in several replicas at once: enqueueing dedupes on job ids, the UPDATEs are conditional and
- * the wallet applies a settlement once.
+ * One dispatcher (issue 15; docs/decisions.md C11, L-D): each pass (1) finishes or undoes runs left
+ * pending their hold, (2) hands over again every live run whose job Redis lost and no live worker
+ * holds (checked against Redis in batches, all at once after a Redis restart), failing a run whose
+ * hand-overs ran out, and announces and settles the runs it made final, (3) re-drives unconfirmed
+ * settlements of paid final runs and (4) releases holds whose run was never recorded. A failing step
+ * (a store down) is logged and the next steps still run. Safe in several replicas at once: every
+ * UPDATE is conditional on the state it read, holds and settlements are idempotent in the wallet.
+ * The returned function keeps the hand-over check's place and what it saw of Redis's run_id between
+ * passes: make one per process.
  */
-export async function sweepRuns(deps: SweepDeps): Promise<SweepResult> {
-  const requeued = await requeueUndispatched(deps, deps.redispatchAfterMs ?? REDISPATCH_AFTER_MS);
-  if (requeued.error !== undefined) {
-    deps.logger.warn({ err: requeued.error }, 'dispatcher: queue unavailable; retrying next sweep');
-  }
-  if (requeued.queued.length > 0) deps.logger.info({ runs: requeued.queued }, 'dispatcher: runs queued');
-  const stalled = await failStalledRuns(deps.prisma, deps.staleAfterMs);
-  if (stalled.length > 0) {
-    deps.logger.warn({ runs: stalled.map((run) => run.run_id) }, 'dispatcher: stalled runs failed');
-  }
-  const failed = [...requeued.failed, ...stalled];
-  for (const run of failed) {
-    // Pub/sub is a hint: waiters also poll getRun, so a lost event only delays them.
-    await deps.publishFinished(run).catch((err: unknown) => {
-      deps.logger.warn({ run_id: run.run_id, err }, 'dispatcher: run.finished not published');
+export function createSweep(deps: SweepDeps): Sweep {
+  const handOvers = new HandOverChecker({
+    prisma: deps.prisma,
+    enqueue: deps.enqueue,
+    probe: deps.probe,
+    logger: deps.logger,
+    ...(deps.handOverGraceMs === undefined ? {} : { graceMs: deps.handOverGraceMs }),
+    ...(deps.restartGraceMs === undefined ? {} : { restartGraceMs: deps.restartGraceMs }),
+    now: () => (deps.now ?? (() => new Date()))().getTime(),
+  });
+  const { logger } = deps;
+  return async () => {
+    const now = (deps.now ?? (() => new Date()))();
+    const result: SweepResult = {
+      confirmed: [],
+      undone: [],
+      handedOver: [],
+      finished: [],
+      fullCheck: false,
+      held: [],
+      deferred: [],
+      settled: [],
+      orphansReleased: [],
+    };
+    const pending = await confirmPendingRuns(deps, deps.pendingAfterMs, now).catch((err: unknown) => {
+      logger.warn({ err }, 'dispatcher: pending runs not checked; retrying next sweep');
+      return { confirmed: [], undone: [] };
     });
-  }
-  const settled = await settleUnsettledRuns(deps.prisma, deps.enqueueSettle).catch((err: unknown) => {
-    deps.logger.warn({ err }, 'dispatcher: settlements not queued; retrying next sweep');
-    return [];
-  });
-  if (settled.length > 0) deps.logger.info({ runs: settled }, 'dispatcher: settlements queued');
-  const now = (deps.now ?? (() => new Date()))();
-  const olderThan = new Date(now.getTime() - deps.orphanHoldAfterMs);
-  const orphansReleased = await releaseOrphanHolds(
-    deps.prisma,
-    deps.orphanHolds,
-    deps.enqueueSettle,
-    olderThan,
-  ).catch((err: unknown) => {
-    deps.logger.warn({ err }, 'dispatcher: orphan holds not checked; retrying next sweep');
-    return [];
-  });
-  if (orphansReleased.length > 0) {
-    deps.logger.warn({ runs: orphansReleased }, 'dispatcher: holds without a run released');
-  }
-  return { queued: requeued.queued, failed, settled, orphansReleased };
+    result.confirmed = pending.confirmed;
+    result.undone = pending.undone;
+    if (pending.confirmed.length > 0)
+      logger.info({ runs: pending.confirmed }, 'dispatcher: pending runs confirmed');
+
+    const checked = await handOvers.pass().catch((err: unknown) => {
+      logger.warn(
+        { err },
+        'dispatcher: jobs not checked (queue or database unavailable); retrying next sweep',
+      );
+      return undefined;
+    });
+    if (checked !== undefined) {
+      result.handedOver = checked.handedOver;
+      result.fullCheck = checked.full;
+      result.held = checked.held;
+      result.deferred = checked.deferred;
+      for (const run of checked.finished) {
+        await announceFinal(deps, run);
+        result.finished.push(run.id);
+      }
+    }
+
+    result.settled = await redriveSettlements(deps).catch((err: unknown) => {
+      logger.warn({ err }, 'dispatcher: settlements not re-driven; retrying next sweep');
+      return [];
+    });
+    if (result.settled.length > 0) logger.info({ runs: result.settled }, 'dispatcher: settlements confirmed');
+
+    const olderThan = new Date(now.getTime() - deps.orphanHoldAfterMs);
+    result.orphansReleased = await releaseOrphanHolds(
+      deps.prisma,
+      deps.orphanHolds,
+      deps.settle,
+      olderThan,
+    ).catch((err: unknown) => {
+      logger.warn({ err }, 'dispatcher: orphan holds not checked; retrying next sweep');
+      return [];
+    });
+    if (result.orphansReleased.length > 0) {
+      logger.warn({ runs: result.orphansReleased }, 'dispatcher: holds without a run released');
+    }
+    return result;
+  };
 }
 
 export interface Dispatcher {

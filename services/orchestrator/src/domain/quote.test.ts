@@ -4,14 +4,13 @@ import {
   PDF_EXTRACT_MAX_PAGES,
   PII_MAX_CHARACTERS,
 } from '@svc/capabilities';
-import type { CapabilityRecord, Quote } from '@svc/contracts';
+import { type CapabilityRecord, Quote } from '@svc/contracts';
 import { ConflictError, NotFoundError, ValidationError } from '@svc/errors';
 import { FILE_RECORDS, RECORDS } from '../../test/fixtures/capability-records';
 import { csvFile, imageFile, pdfFile } from '../../test/fixtures/resolved-files';
 import type { CapabilityDirectory } from './capability-directory';
 import type { ResolveFilesRequest } from './input-files';
-import { executionMessage, type QuoteDeps, quoteCapability } from './quote';
-import type { QuoteRequest } from './start-run';
+import { executionMessage, freeRunQuote, type QuoteDeps, type QuoteRequest, quoteCapability } from './quote';
 
 const CLIENT_ID = '6f1c1f2e-3d4b-4a5c-8d9e-0f1a2b3c4d5e';
 const QUOTE_ID = '3a0c8a56-9b1e-4f7a-8c2d-5e6f7a8b9c0d';
@@ -184,5 +183,28 @@ describe('quoteCapability refuses a file beyond a limit describe publishes (spec
       message: expect.stringContaining(`input.text: must be at most ${PII_MAX_CHARACTERS} characters`),
     });
     expect(issued).toEqual([]);
+  });
+});
+
+describe('freeRunQuote (a free run without a quote_id: no wallet call)', () => {
+  const RUN = '3a0c8a56-9b1e-4f7a-8c2d-5e6f7a8b9c0d';
+  const NOW = new Date('2026-11-26T12:00:00.000Z');
+
+  it("is a valid zero-price Quote under the run id, in the wallet's words for a free price", () => {
+    const quote = freeRunQuote(RUN, 'crt', NOW);
+    expect(Quote.parse(quote)).toEqual({
+      quote_id: RUN,
+      slug: 'crt',
+      price_usd: '0.00',
+      currency: 'USD',
+      wallet_clearance: { cleared: true, reason: 'free capability: no funds needed' },
+      created_at: '2026-11-26T12:00:00.000Z',
+      expires_at: '2026-11-26T12:15:00.000Z',
+    });
+  });
+
+  it('shows the price detail when the capability has one', () => {
+    const detail = { model: 'free' as const };
+    expect(freeRunQuote(RUN, 'crt-batch-plan', NOW, detail).price_detail).toEqual(detail);
   });
 });

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { priceUsd, type Quote, type QuoteExecution } from '@svc/contracts';
+import {
+  type PriceDetail,
+  priceUsd,
+  type Quote,
+  type QuoteExecution,
+  type RpcRequestInput,
+  usdFromMicros,
+} from '@svc/contracts';
 import type { CapabilityDirectory } from './capability-directory';
 import {
   assertHandled,
@@ -11,7 +18,18 @@ import {
 import type { WorkerAvailability } from './get-run';
 import { type ResolveFiles, resolveInputFiles } from './input-files';
 import { inputHash } from './request-hash';
-import type { QuoteRequest } from './start-run';
+
+/** What the wallet is asked for (rpc `wallet.issueQuote`, bus RPC catalog). */
+export type QuoteRequest = RpcRequestInput<'wallet', 'issueQuote'>;
+
+/** The wallet's clearance reason of a zero price (wallet clearance.ts FREE_CLEARANCE: no funds read). */
+export const FREE_CLEARANCE_REASON = 'free capability: no funds needed';
+
+/**
+ * ms: how long a run's own quote is shown valid, the wallet's default quote lifetime (QUOTE_TTL_MS).
+ * It is used by its run from the start, so the figure only fills the Quote's `expires_at`.
+ */
+export const RUN_QUOTE_TTL_MS = 15 * 60_000;
 
 export interface QuoteDeps {
   directory: CapabilityDirectory;
@@ -90,4 +108,24 @@ export function executionMessage(status: RunnableStatus, runtime: string, worker
         ? `supported: runs on a worker with runtime ${runtime}`
         : `supported: no worker with runtime ${runtime} is up right now; a run waits queued until one is`;
   }
+}
+
+/**
+ * The zero-price quote of a free run started without a quote_id (issue 15): built here, stored with
+ * the run only. The wallet used to store it too (`issueQuote`, one RPC and one row per free run), but
+ * nothing reads those rows: the receipt and replays show the run's stored quote, the ledger has no
+ * line for a free run, and a quote_id equal to a run id is answered from the runs table (409/404)
+ * before the wallet is asked. Same shape and words as the wallet's free quote.
+ */
+export function freeRunQuote(runId: string, slug: string, now: Date, priceDetail?: PriceDetail): Quote {
+  return {
+    quote_id: runId,
+    slug,
+    price_usd: usdFromMicros(0n),
+    currency: 'USD',
+    wallet_clearance: { cleared: true, reason: FREE_CLEARANCE_REASON },
+    created_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + RUN_QUOTE_TTL_MS).toISOString(),
+    ...(priceDetail === undefined ? {} : { price_detail: priceDetail }),
+  };
 }

@@ -24,7 +24,8 @@ function stored(result: Record<string, unknown>): StoredRun {
     executionStatus: 'supported',
     lastError: null,
     cancelRequestedAt: null,
-    settleQueuedAt: null,
+    jobId: null,
+    settledAt: null,
   };
 }
 

@@ -5,13 +5,13 @@ import type { StoredRun } from './run-finished';
 
 /**
  * `RETURNING` list of raw UPDATEs on orchestrator.runs: every column a StoredRun needs (the
- * RunRecord, the owner and the settlement state), so announcing or settling a run just moved costs
+ * RunRecord, the owner, the current job and the settlement state), so announcing or settling a run just moved costs
  * no second query. Parse the rows with `returnedRun`.
  */
 export const RETURNING_STORED_RUN = Prisma.sql`RETURNING id::text AS id, client_id::text AS client_id,
   status::text AS status, slug, client_type, quote_id::text AS quote_id, created_at, updated_at,
   started_at, finished_at, result, error, attempts, price_micros, runtime, execution_status,
-  last_error, cancel_requested_at, settle_queued_at`;
+  last_error, cancel_requested_at, job_id, settled_at`;
 
 /** One row of RETURNING_STORED_RUN (raw SQL: snake_case). */
 const ReturnedRow = z
@@ -34,7 +34,8 @@ const ReturnedRow = z
     execution_status: z.string(),
     last_error: z.string().nullable(),
     cancel_requested_at: z.date().nullable(),
-    settle_queued_at: z.date().nullable(),
+    job_id: z.string().nullable(),
+    settled_at: z.date().nullable(),
   })
   .transform(
     (row): StoredRun => ({
@@ -56,7 +57,8 @@ const ReturnedRow = z
       executionStatus: row.execution_status,
       lastError: row.last_error,
       cancelRequestedAt: row.cancel_requested_at,
-      settleQueuedAt: row.settle_queued_at,
+      jobId: row.job_id,
+      settledAt: row.settled_at,
     }),
   );
 

@@ -1,11 +1,18 @@
 import { type RpcRequestInput, type RpcResponse, RunState, TERMINAL_RUN_STATES } from '@svc/contracts';
 import { Prisma, type PrismaClient } from '@svc/db';
+import type { Logger } from '@svc/log';
 import { z } from 'zod';
 import { statusIn } from './run-rows';
-import { type EnqueueSettle, ORPHAN_HOLD_REASON, queueSettlement } from './settlement';
+import { ORPHAN_HOLD_REASON, type SettleRun, settleFinalRun } from './settlement';
 
 /** Runs (or holds) looked at per sweep: a backlog drains over several sweeps instead of one long one. */
 const SETTLE_BATCH = 100;
+
+/**
+ * ms: a final run is re-driven only once it has been final this long, so the report (or cancel)
+ * that finalised it settles it first and the sweep does not ask the wallet twice for every run.
+ */
+export const REDRIVE_AFTER_MS = 1_000;
 
 const UnsettledRow = z.object({
   id: z.string(),
@@ -17,34 +24,52 @@ const UnsettledRow = z.object({
 
 const IdRow = z.object({ id: z.string() });
 
+export interface RedriveDeps {
+  prisma: PrismaClient;
+  /** The wallet's `settle` RPC. */
+  settle: SettleRun;
+  logger: Pick<Logger, 'warn'>;
+  /** ms: re-drive runs final at least this long; default REDRIVE_AFTER_MS. */
+  afterMs?: number;
+}
+
 /**
- * Queues the settlement of paid final runs whose settlement was never queued (Redis failed between
- * the final UPDATE and the enqueue, or the run was failed by a sweep). Returns the run ids queued;
- * stops at the first enqueue failure (Redis down: the next sweep retries).
+ * Settles paid final runs the wallet has not confirmed (settled_at NULL), oldest first, a batch per
+ * call: the immediate settlement after the report failed (wallet down, a crash after the report
+ * committed), or the run was failed by a sweep. Called by every dispatcher sweep until the wallet
+ * answers; the wallet applies each settlement once (unique ledger line per run and kind). Stops at
+ * the first failure (the wallet is down: the next sweep tries again). Returns the run ids settled.
  */
-export async function settleUnsettledRuns(
-  prisma: PrismaClient,
-  enqueueSettle: EnqueueSettle,
-): Promise<string[]> {
-  const raw = await prisma.$queryRaw<unknown[]>`
+export async function redriveSettlements(deps: RedriveDeps): Promise<string[]> {
+  const afterMs = deps.afterMs ?? REDRIVE_AFTER_MS;
+  const raw = await deps.prisma.$queryRaw<unknown[]>`
     SELECT id::text AS id, client_id::text AS client_id, status::text AS status, price_micros, error
     FROM orchestrator.runs
-    WHERE settle_queued_at IS NULL AND price_micros > 0 AND ${statusIn(TERMINAL_RUN_STATES)}
+    WHERE settled_at IS NULL AND price_micros > 0 AND NOT hold_pending AND ${statusIn(TERMINAL_RUN_STATES)}
+      AND updated_at < now() - make_interval(secs => ${afterMs / 1_000}::float8)
     ORDER BY updated_at
     LIMIT ${SETTLE_BATCH}`;
-  const queued: string[] = [];
+  const settled: string[] = [];
   for (const row of raw.map((r) => UnsettledRow.parse(r))) {
     const facts = {
       id: row.id,
       clientId: row.client_id,
       status: row.status,
       priceMicros: row.price_micros,
-      settleQueuedAt: null,
+      settledAt: null,
       error: row.error,
     };
-    if (await queueSettlement(prisma, enqueueSettle, facts)) queued.push(row.id);
+    try {
+      if (await settleFinalRun(deps, facts)) settled.push(row.id);
+    } catch (err) {
+      deps.logger.warn(
+        { run_id: row.id, err, pending: raw.length - settled.length },
+        'settlement not confirmed; retrying next sweep',
+      );
+      break;
+    }
   }
-  return queued;
+  return settled;
 }
 
 /**
@@ -93,13 +118,14 @@ export class OrphanHoldScanner {
 /**
  * Releases holds older than `olderThan` whose run does not exist: the wallet committed the hold,
  * then the orchestrator's run transaction rolled back (a crash, a timeout, a lost race). A hold
- * whose run exists is left alone: it is settled when the run ends (or by settleUnsettledRuns).
- * Looks at one page of `scanner` per call. Returns the run ids whose release was queued.
+ * whose run exists is left alone: it is settled when the run ends (or by redriveSettlements).
+ * Looks at one page of `scanner` per call. Returns the run ids released (a safety net: with the run
+ * recorded before its hold, issue 15, an orphan hold should not arise).
  */
 export async function releaseOrphanHolds(
   prisma: PrismaClient,
   scanner: OrphanHoldScanner,
-  enqueueSettle: EnqueueSettle,
+  settle: SettleRun,
   olderThan: Date,
 ): Promise<string[]> {
   const holds = await scanner.nextPage(olderThan, SETTLE_BATCH);
@@ -112,7 +138,7 @@ export async function releaseOrphanHolds(
   const released: string[] = [];
   for (const hold of holds) {
     if (known.has(hold.run_id)) continue;
-    await enqueueSettle({
+    await settle({
       run_id: hold.run_id,
       client_id: hold.client_id,
       outcome: 'release',

@@ -1,4 +1,4 @@
-import { type SettlementFacts, settleJobId, settlementFor } from './settlement';
+import { type SettlementFacts, settlementFor } from './settlement';
 
 const RUN_ID = '3a0c8a56-9b1e-4f7a-8c2d-5e6f7a8b9c0d';
 const CLIENT_ID = '6f1c1f2e-3d4b-4a5c-8d9e-0f1a2b3c4d5e';
@@ -9,7 +9,7 @@ function facts(parts: Partial<SettlementFacts>): SettlementFacts {
     clientId: CLIENT_ID,
     status: 'completed',
     priceMicros: 4_000n,
-    settleQueuedAt: null,
+    settledAt: null,
     error: null,
     ...parts,
   };
@@ -41,17 +41,11 @@ describe('settlementFor (docs/decisions.md L-D)', () => {
     });
   });
 
-  it('has nothing to do for free runs, runs not final yet, or runs already queued for settlement', () => {
+  it('has nothing to do for free runs, runs not final yet, or runs the wallet already settled', () => {
     expect(settlementFor(facts({ priceMicros: 0n }))).toBeUndefined();
     for (const status of ['queued', 'running', 'retrying'] as const) {
       expect(settlementFor(facts({ status }))).toBeUndefined();
     }
-    expect(settlementFor(facts({ settleQueuedAt: new Date() }))).toBeUndefined();
-  });
-});
-
-describe('settleJobId', () => {
-  it('is settle-<run id>, without the `:` BullMQ rejects', () => {
-    expect(settleJobId(RUN_ID)).toBe(`settle-${RUN_ID}`);
+    expect(settlementFor(facts({ settledAt: new Date() }))).toBeUndefined();
   });
 });

@@ -1,40 +1,38 @@
-import { isTerminalRunState, type PlatformJobPayloadInput, RunError, type RunState } from '@svc/contracts';
+import { isTerminalRunState, type RpcRequestInput, RunError, type RunState } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 
-/** Payload of a `wallet.settle` job (bus job catalog): capture or release one run's hold. */
-export type SettleJob = PlatformJobPayloadInput<'wallet.settle'>;
+/** A `wallet.settle` request (bus RPC catalog): capture or release one run's hold. */
+export type SettleRequest = RpcRequestInput<'wallet', 'settle'>;
 
-/** Queues the settlement (job id `settle-<run_id>`, deduplicated); throws when Redis is down. */
-export type EnqueueSettle = (job: SettleJob) => Promise<void>;
+/**
+ * The wallet's `settle` (idempotent: one capture or release per run however often it is called);
+ * throws when the wallet does not answer (503).
+ */
+export type SettleRun = (request: SettleRequest) => Promise<{ applied: boolean }>;
 
-/** BullMQ job id of a run's settlement: one per run however often it is queued (no `:`). */
-export function settleJobId(runId: string): string {
-  return `settle-${runId}`;
-}
-
-/** Ledger note of a hold whose run was never recorded (the run transaction rolled back). */
+/** Ledger note of a hold whose run was never recorded (or whose pending row was undone). */
 export const ORPHAN_HOLD_REASON = 'hold without a run';
 
-/** What deciding a run's settlement needs. */
+/** What deciding a run's settlement needs (a Prisma `Run` row and a StoredRun both fit). */
 export interface SettlementFacts {
   id: string;
   clientId: string;
   status: RunState;
   /** micro-USD: the quoted price, held when the run was accepted. */
   priceMicros: bigint;
-  /** When the settlement was queued; null = not yet. */
-  settleQueuedAt: Date | null;
+  /** When the wallet confirmed the settlement; null = not yet. */
+  settledAt: Date | null;
   /** Stored error JSON (failed runs): its code goes into the ledger note. */
   error: unknown;
 }
 
 /**
  * The settlement a run still needs (docs/decisions.md L-D), or undefined: only a paid run in a final
- * state whose settlement was not queued yet. Completed → capture; failed or cancelled → release.
+ * state whose settlement the wallet has not confirmed yet. Completed → capture; failed or cancelled
+ * → release.
  */
-export function settlementFor(run: SettlementFacts): SettleJob | undefined {
-  if (run.priceMicros <= 0n || run.settleQueuedAt !== null || !isTerminalRunState(run.status))
-    return undefined;
+export function settlementFor(run: SettlementFacts): SettleRequest | undefined {
+  if (run.priceMicros <= 0n || run.settledAt !== null || !isTerminalRunState(run.status)) return undefined;
   const base = { run_id: run.id, client_id: run.clientId };
   switch (run.status) {
     case 'completed':
@@ -52,21 +50,24 @@ export function settlementFor(run: SettlementFacts): SettleJob | undefined {
   }
 }
 
+export interface SettleDeps {
+  prisma: PrismaClient;
+  settle: SettleRun;
+}
+
 /**
- * Queues what settlementFor says, then records `settle_queued_at`. Returns true when a job was
- * queued. The enqueue comes first: a crash in between leaves settle_queued_at null and the
- * dispatcher queues it again, which the job id dedupes and the wallet applies once anyway.
+ * Asks the wallet to settle what settlementFor says, then records `settled_at`. Returns true when
+ * the run needed settling (and now is). Throws when the wallet or the database fails: the run keeps
+ * settled_at NULL and the dispatcher's sweep asks again (redriveSettlements), which the wallet
+ * applies once however often it is asked. A crash between the answer and the UPDATE only repeats
+ * the (idempotent) call.
  */
-export async function queueSettlement(
-  prisma: PrismaClient,
-  enqueueSettle: EnqueueSettle,
-  run: SettlementFacts,
-): Promise<boolean> {
-  const job = settlementFor(run);
-  if (job === undefined) return false;
-  await enqueueSettle(job);
-  await prisma.$executeRaw`
-    UPDATE orchestrator.runs SET settle_queued_at = now()
-    WHERE id = ${run.id}::uuid AND settle_queued_at IS NULL`;
+export async function settleFinalRun(deps: SettleDeps, run: SettlementFacts): Promise<boolean> {
+  const request = settlementFor(run);
+  if (request === undefined) return false;
+  await deps.settle(request);
+  await deps.prisma.$executeRaw`
+    UPDATE orchestrator.runs SET settled_at = now()
+    WHERE id = ${run.id}::uuid AND settled_at IS NULL`;
   return true;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type CrtInput, microsFromUsd, type Quote } from '@svc/contracts';
+import type { CrtInput } from '@svc/contracts';
 import { storableJsonObject } from './json';
-import { crtRequestHash, inputHash } from './request-hash';
+import { crtRequestHash } from './request-hash';
 import { type StartRunDeps, type StartRunResult, startRun } from './start-run';
 
 /** A parsed `orchestrator.startCrtRun` request. */
@@ -13,15 +13,12 @@ export interface StartCrtRunCommand {
   idempotencyKey?: string | undefined;
 }
 
-/** crt is free (spec §1.7): the price the wallet is asked to quote. */
-const CRT_PRICE_USD = '0';
-
 /**
  * Records a crt run and queues it, or finds the run the request already stands for
  * (docs/decisions.md C3, C5, C12). crt needs no registry lookup: it is free, `supported` and runs
- * on `node` workers by definition. Without a quote_id the wallet issues a zero-price quote with a
- * fresh run id. A quote_id is checked by the wallet as on every other run (`holdForRun`, decisions
- * Q7; issue 13): it must be one of the client's quotes for crt and this input, not expired, and it
+ * on `node` workers by definition. Without a quote_id the run gets its own zero-price quote (no
+ * wallet call: one INSERT and one queue add, issue 15) under a fresh run id. A quote_id is checked
+ * by the wallet as on every other run (`holdForRun`, decisions Q7; issue 13): it must be one of the client's quotes for crt and this input, not expired, and it
  * becomes the run id; an unknown one and another client's both answer 404 `unknown quote_id: …`.
  * (Before issue 13 any UUID became the run id, so another client's id answered 409 where an unknown
  * one started a run: the difference told one client about another's quotes.)
@@ -49,28 +46,5 @@ export function startCrtRun(deps: StartRunDeps, command: StartCrtRunCommand): Pr
       runtime: 'node',
       executionStatus: 'supported',
     }),
-    quote: async (draft) => {
-      if (quoteId !== undefined) {
-        // 404 unknown or another client's, 422 another capability or input, 409 expired (wallet).
-        const held = await deps.holdForRun({
-          client_id: command.clientId,
-          run_id: draft.id,
-          quote_id: quoteId,
-          slug: 'crt',
-          input_hash: inputHash(command.input),
-        });
-        return { quote: held.quote, priceMicros: microsFromUsd(held.quote.price_usd) };
-      }
-      const quote: Quote = await deps.issueQuote({
-        quote_id: draft.id,
-        client_id: command.clientId,
-        slug: 'crt',
-        price_usd: CRT_PRICE_USD,
-        input_hash: inputHash(command.input),
-        // The run's own quote: kept with the run, never swept as unused (wallet quote clean-up).
-        for_run: true,
-      });
-      return { quote, priceMicros: 0n };
-    },
   });
 }

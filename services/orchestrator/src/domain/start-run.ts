@@ -1,50 +1,28 @@
-import {
-  isTerminalRunState,
-  type Quote,
-  type RpcRequestInput,
-  type RpcResponse,
-  type RunRecord,
-} from '@svc/contracts';
+import type { PriceDetail, Quote, RunRecord } from '@svc/contracts';
 import { isUniqueViolation, type Prisma, type PrismaClient, type Run } from '@svc/db';
 import { ConflictError, NotFoundError, ValidationError } from '@svc/errors';
-import type { Logger } from '@svc/log';
-import { type CapabilityJob, capabilityJobFor, type EnqueueCapabilityJob, markDispatched } from './dispatch';
+import { crashPoint } from '@svc/service-kit';
+import { capabilityJobFor, runJobId } from './dispatch';
 import { runRecordOf, type WorkerAvailability } from './get-run';
-import { type RunFinishedEvent, runFinishedEvent } from './run-finished';
+import { announceFinal, confirmPendingRun, type PendingHoldDeps } from './pending-hold';
+import { freeRunQuote } from './quote';
+import type { StoredRun } from './run-finished';
 import { storedQuote } from './run-record';
-import { type EnqueueSettle, queueSettlement } from './settlement';
 
-/** What the wallet is asked for (rpc `wallet.issueQuote`, bus RPC catalog). */
-export type QuoteRequest = RpcRequestInput<'wallet', 'issueQuote'>;
-export type HoldRequest = RpcRequestInput<'wallet', 'holdForRun'>;
-export type HoldResponse = RpcResponse<'wallet', 'holdForRun'>;
+export type { HoldRequest, HoldResponse } from './pending-hold';
 
-/** What recording a run needs; every port may throw (AppErrors from the wallet, 503 when down). */
-export interface StartRunDeps {
-  prisma: PrismaClient;
-  /** The wallet's `issueQuote` (a zero-price quote whose id is the run id, for free runs without one). */
-  issueQuote(request: QuoteRequest): Promise<Quote>;
-  /** The wallet's `holdForRun`: checks the client's quote and holds its price (404/409/422/402). */
-  holdForRun(request: HoldRequest): Promise<HoldResponse>;
-  /** Hands the run to its worker queue (deduplicated by job id `run-<id>`); throws when Redis is down. */
-  enqueue: EnqueueCapabilityJob;
-  /** Queues a paid final run's settlement (plan_only runs finish at creation). */
-  enqueueSettle: EnqueueSettle;
-  /** `run.finished` for a run that is final at creation (plan_only). */
-  publishFinished(event: RunFinishedEvent): Promise<void>;
+/**
+ * What recording a run needs; every port may throw (AppErrors from the wallet, 503 when down). No
+ * port is called inside a database transaction: each statement commits on its own (issue 15).
+ */
+export interface StartRunDeps extends PendingHoldDeps {
   workerUp: WorkerAvailability;
-  logger: Logger;
-  /**
-   * ms: bound on the run transaction, which spans the wallet call and, for a run with files, the
-   * upload service's call marking them used (their RPC timeouts plus a margin).
-   */
-  transactionTimeoutMs: number;
-  /** Clock for quote expiry and plan times; default: now. */
+  /** Clock for plan times and a free run's quote; default: now. */
   now?: () => Date;
 }
 
 export interface StartRunResult {
-  /** True when the Idempotency-Key named an existing run with the same request: nothing was done. */
+  /** True when the Idempotency-Key named an existing run with the same request: nothing new was recorded. */
   replay: boolean;
   run: RunRecord;
   quote: Quote | null;
@@ -59,8 +37,10 @@ export interface RunDraft {
   input: Prisma.InputJsonObject;
   requestHash: string;
   idempotencyKey: string | null;
-  /** micro-USD: the computed price; replaced by the quote's (the promise) in `quote`. */
+  /** micro-USD: the computed price; a quoted run keeps its quote's (the promise) once confirmed. */
   priceMicros: bigint;
+  /** How the price was reached: shown on a free run's own quote. */
+  priceDetail?: PriceDetail | undefined;
   runtime: string;
   /** Effective execution status (supported, requires_worker, plan_only). */
   executionStatus: string;
@@ -74,6 +54,7 @@ export interface RunDraft {
 export interface StartRunFlow {
   clientId: string;
   idempotencyKey?: string | undefined;
+  /** The client's quote: the run is recorded with its hold pending and the wallet holds the quote. */
   quoteId?: string | undefined;
   /** runRequestHash of the parsed request: what an Idempotency-Key stands for (C3). */
   requestHash: string;
@@ -84,65 +65,112 @@ export interface StartRunFlow {
    * answered (a replay answers even when they would now fail, e.g. its uploads expired since); throws.
    */
   prepare(runId: string): Promise<RunDraft>;
-  /**
-   * Inside the run transaction, after the insert: the quote stored with the run and the price the
-   * run keeps. A throw rolls the run back (402/404/409/422 leave no run row).
-   */
-  quote(draft: RunDraft): Promise<{ quote: Quote; priceMicros: bigint }>;
   /** The fresh run id when no quote_id names it. */
   newRunId(): string;
 }
 
 /**
  * Lost races resolved before giving up. A unique violation means the competing run is committed,
- * so the second look always finds it; a third round only guards against a run deleted meanwhile.
+ * so the second look always finds it; a third round only guards against a run deleted meanwhile
+ * (a pending run undone by a refusal).
  */
 const MAX_ROUNDS = 3;
 
 /**
  * Records a run and hands it on, or finds the run the request already stands for (docs/decisions.md
- * C3, C5, Q3):
- * - an Idempotency-Key already used by this client: the same request → replay; another → 422;
- * - a quote_id the client already used as a run id → 409; another client's → the flow's own checks,
- *   then 404 like an unknown quote_id (issue 13); then the flow's own checks;
- * - otherwise one transaction inserts the run and has the wallet quote or hold for it. A concurrent
- *   twin (same key or same quote_id) hits a unique index, rolls back and is resolved again as above.
- * After the commit a running run is queued (if Redis is down it stays undispatched and the
- * dispatcher queues it later) and a run final at creation (plan_only) is announced.
+ * C3, C5, Q3; issue 15):
+ * - one SELECT looks up the Idempotency-Key and the quote_id: a key already used by this client with
+ *   the same request → replay (a run still pending its hold is confirmed first); another → 422;
+ * - a quote_id the client already used as a run id → 409 (unless it is this very request, still
+ *   pending); another client's → the flow's own checks, then 404 like an unknown quote_id (issue 13);
+ * - otherwise the flow's checks, then ONE autocommit INSERT. A free run without a quote is inserted
+ *   with its own zero-price quote and its first hand-over (`dispatches = 1`, `job_id`), then queued:
+ *   two statements at most and one queue add. A quoted run is inserted with `hold_pending` and
+ *   confirmed by confirmPendingRun (wallet hold, uploads, UPDATE, queue). A concurrent twin (same key
+ *   or quote_id) hits a unique index and is resolved again as above.
+ * No service is called inside a transaction: a crash between steps leaves a pending run that a retry
+ * or the dispatcher finishes or undoes, or a handed-over run whose job the dispatcher finds missing.
  */
 export async function startRun(deps: StartRunDeps, flow: StartRunFlow): Promise<StartRunResult> {
   for (let round = 1; ; round += 1) {
-    const replay = await findReplay(deps, flow);
-    if (replay) return replay;
-    if (flow.quoteId !== undefined) {
-      const taken = await deps.prisma.run.findUnique({
-        where: { id: flow.quoteId },
-        select: { id: true, clientId: true },
-      });
-      if (taken && taken.clientId !== flow.clientId) {
-        // Another client's quote (its run has the quote's id): answered exactly like a quote_id that
-        // names nothing (issue 13, decisions Q7): the same checks first, then the wallet's 404 words.
-        await flow.prepare(flow.quoteId);
-        throw unknownQuote(flow.quoteId);
-      }
-      if (taken) {
-        // A twin with the same key may have committed between the two looks: it is a replay then.
-        const late = await findReplay(deps, flow);
-        if (late) return late;
-        // The client's own quote, already run once (C5).
-        throw new ConflictError(flow.quoteTakenMessage);
-      }
-    }
+    const found = await answerExisting(deps, flow, await lookUp(deps.prisma, flow));
+    if (found !== undefined) return found;
     const draft = await flow.prepare(flow.quoteId ?? flow.newRunId());
+    let row: Run;
     try {
-      const row = await createRun(deps, flow, draft);
-      await afterCommit(deps, row);
-      return { replay: false, run: await runRecordOf(row, deps.workerUp), quote: storedQuote(row) };
+      row = await insertRun(deps, flow, draft);
     } catch (err) {
       if (!isUniqueViolation(err) || round >= MAX_ROUNDS) throw err;
       deps.logger.debug({ round }, 'start run: lost a race on a unique index; resolving again');
+      continue;
     }
+    crashPoint('orchestrator.run-recorded');
+    if (row.holdPending) return answer(deps, false, await confirmPendingRun(deps, row));
+    await afterInsert(deps, row);
+    return answer(deps, false, { row, quote: storedQuote(row) });
   }
+}
+
+/** The runs a request's key and quote_id name (at most one each), in one SELECT. */
+interface Existing {
+  byKey: Run | undefined;
+  byQuote: Run | undefined;
+}
+
+async function lookUp(prisma: PrismaClient, flow: StartRunFlow): Promise<Existing> {
+  const { clientId, idempotencyKey: key, quoteId } = flow;
+  const or: Prisma.RunWhereInput[] = [];
+  if (key !== undefined) or.push({ clientId, idempotencyKey: key });
+  if (quoteId !== undefined) or.push({ id: quoteId });
+  if (or.length === 0) return { byKey: undefined, byQuote: undefined };
+  const rows = await prisma.run.findMany({ where: or.length === 1 ? or[0] : { OR: or } });
+  return {
+    byKey:
+      key === undefined ? undefined : rows.find((r) => r.clientId === clientId && r.idempotencyKey === key),
+    byQuote: quoteId === undefined ? undefined : rows.find((r) => r.id === quoteId),
+  };
+}
+
+/** The answer an existing run gives this request (replay, 409, 404, 422), or undefined: record it. */
+async function answerExisting(
+  deps: StartRunDeps,
+  flow: StartRunFlow,
+  { byKey, byQuote }: Existing,
+): Promise<StartRunResult | undefined> {
+  if (byKey !== undefined) {
+    if (byKey.requestHash !== flow.requestHash) {
+      // docs/decisions.md C3: 422, as in the IETF Idempotency-Key draft.
+      throw new ValidationError(
+        `Idempotency-Key "${flow.idempotencyKey}" was already used with a different request (run ${byKey.id}); send a new key for a new request`,
+      );
+    }
+    return replay(deps, byKey);
+  }
+  if (byQuote === undefined || flow.quoteId === undefined) return undefined;
+  if (byQuote.clientId !== flow.clientId) {
+    // Another client's quote (its run has the quote's id): answered exactly like a quote_id that
+    // names nothing (issue 13, decisions Q7): the same checks first, then the wallet's 404 words.
+    await flow.prepare(flow.quoteId);
+    throw unknownQuote(flow.quoteId);
+  }
+  // This very request, recorded but not confirmed (a timeout, a crash): finish it rather than 409.
+  if (byQuote.holdPending && byQuote.requestHash === flow.requestHash) return replay(deps, byQuote);
+  // The client's own quote, already run once (C5).
+  throw new ConflictError(flow.quoteTakenMessage);
+}
+
+/** A replay; a run still pending its hold is confirmed first (or undone, and the refusal thrown). */
+async function replay(deps: StartRunDeps, row: Run): Promise<StartRunResult> {
+  if (row.holdPending) return answer(deps, true, await confirmPendingRun(deps, row));
+  return answer(deps, true, { row, quote: storedQuote(row) });
+}
+
+async function answer(
+  deps: StartRunDeps,
+  isReplay: boolean,
+  { row, quote }: { row: StoredRun; quote: Quote | null },
+): Promise<StartRunResult> {
+  return { replay: isReplay, run: await runRecordOf(row, deps.workerUp), quote };
 }
 
 /**
@@ -153,77 +181,45 @@ function unknownQuote(quoteId: string): NotFoundError {
   return new NotFoundError(`unknown quote_id: ${quoteId}`);
 }
 
-/** The replay this request is, or undefined when its key names no run; 422 for a key reused otherwise. */
-async function findReplay(deps: StartRunDeps, flow: StartRunFlow): Promise<StartRunResult | undefined> {
-  const key = flow.idempotencyKey;
-  if (key === undefined) return undefined;
-  const run = await deps.prisma.run.findUnique({
-    where: { clientId_idempotencyKey: { clientId: flow.clientId, idempotencyKey: key } },
-  });
-  if (!run) return undefined;
-  if (run.requestHash !== flow.requestHash) {
-    // docs/decisions.md C3: 422, as in the IETF Idempotency-Key draft.
-    throw new ValidationError(
-      `Idempotency-Key "${key}" was already used with a different request (run ${run.id}); send a new key for a new request`,
-    );
-  }
-  return { replay: true, run: await runRecordOf(run, deps.workerUp), quote: storedQuote(run) };
-}
-
-/** Inserts the run and stores its quote with it, in one transaction. */
-async function createRun(deps: StartRunDeps, flow: StartRunFlow, draft: RunDraft): Promise<Run> {
+/**
+ * The one INSERT (autocommit). Quoted: `hold_pending`, status queued (a pending run is never final,
+ * so no settlement can run before its hold exists), no job. Free: its own zero-price quote, and
+ * either final at once (plan_only) or with its first hand-over recorded before the job is queued.
+ */
+async function insertRun(deps: StartRunDeps, flow: StartRunFlow, draft: RunDraft): Promise<Run> {
   const now = (deps.now ?? (() => new Date()))();
-  const { result, ...columns } = draft;
-  return deps.prisma.$transaction(
-    async (tx) => {
-      // First the insert: a concurrent twin blocks on the unique index here, before the wallet call.
-      await tx.run.create({
-        data: {
-          ...columns,
-          quoteId: draft.id,
-          // plan_only: final at creation, no attempt made (spec §2.1 "no server processing").
-          ...(result === undefined
-            ? { status: 'queued' }
-            : { status: 'completed', result, startedAt: now, finishedAt: now }),
-        },
-      });
-      const { quote, priceMicros } = await flow.quote(draft);
-      return tx.run.update({ where: { id: draft.id }, data: { quote, priceMicros } });
-    },
-    { timeout: deps.transactionTimeoutMs, maxWait: deps.transactionTimeoutMs },
-  );
+  const { result, priceDetail, ...columns } = draft;
+  const base = { ...columns, quoteId: draft.id };
+  if (flow.quoteId !== undefined) {
+    return deps.prisma.run.create({
+      data: { ...base, status: 'queued', holdPending: true, ...(result === undefined ? {} : { result }) },
+    });
+  }
+  const quote = freeRunQuote(draft.id, draft.slug, now, priceDetail);
+  const free = { ...base, quote, priceMicros: 0n };
+  return deps.prisma.run.create({
+    data:
+      result === undefined
+        ? { ...free, status: 'queued', dispatches: 1, jobId: runJobId(draft.id, 1), dispatchedAt: now }
+        : // plan_only: final at creation, no attempt made (spec §2.1 "no server processing").
+          { ...free, status: 'completed', result, startedAt: now, finishedAt: now },
+  });
 }
 
 /**
- * After the commit: a final run (plan_only) is announced and, if paid, settled; any other is queued.
- * Failures are logged, not thrown: the run is durable and the dispatcher's sweep finishes the job.
+ * After the INSERT of a free run: a final run (plan_only) is announced; any other is queued under
+ * the job id its row names. Failures are logged, not thrown: the run is durable and the dispatcher
+ * hands over again a run whose job is missing.
  */
-async function afterCommit(deps: StartRunDeps, row: Run): Promise<void> {
-  if (isTerminalRunState(row.status)) {
-    await deps.publishFinished(runFinishedEvent(row)).catch((err: unknown) => {
-      deps.logger.warn({ run_id: row.id, err }, 'run.finished not published');
-    });
-    await queueSettlement(deps.prisma, deps.enqueueSettle, row).catch((err: unknown) => {
-      deps.logger.warn({ run_id: row.id, err }, 'settlement not queued yet: the dispatcher will queue it');
-    });
-    return;
-  }
-  let job: CapabilityJob;
-  try {
-    job = capabilityJobFor(row);
-  } catch (err) {
-    // Cannot happen for input parsed by the capability's schema; the dispatcher fails such a run.
-    deps.logger.error({ run_id: row.id, err }, 'run has no valid job payload');
+async function afterInsert(deps: StartRunDeps, row: Run): Promise<void> {
+  if (row.jobId === null) {
+    await announceFinal(deps, row);
     return;
   }
   try {
-    await deps.enqueue(job);
+    await deps.enqueue({ ...capabilityJobFor(row), jobId: row.jobId });
   } catch (err) {
-    deps.logger.warn({ run_id: row.id, err }, 'run not queued yet: the dispatcher will queue it');
-    return;
+    // Redis down, or (a bug) an input that cannot become a job: the dispatcher re-hands over or fails it.
+    deps.logger.warn({ run_id: row.id, err }, 'run not queued yet: the dispatcher will hand it over');
   }
-  await markDispatched(deps.prisma, row.id).catch((err: unknown) => {
-    // The job is queued; a second enqueue by the dispatcher is deduplicated by its job id.
-    deps.logger.warn({ run_id: row.id, err }, 'could not record dispatched_at');
-  });
 }

@@ -1,29 +1,32 @@
 import { RUN_STATES, type RunState } from '@svc/contracts';
-import { appliesTo, type ReportEvent, TRANSITIONS } from './transitions';
+import { appliesTo, claimable, type ReportEvent, TRANSITIONS } from './transitions';
 
-/** Every (event, state) pair that moves a run reported by its current attempt; everything else is a no-op. */
+const JOB = 'run-3a0c8a56-9b1e-4f7a-8c2d-5e6f7a8b9c0d-1';
+const OTHER_JOB = 'run-3a0c8a56-9b1e-4f7a-8c2d-5e6f7a8b9c0d-2';
+const at = (status: RunState, attempts = 1, jobId: string | null = JOB) => ({ status, attempts, jobId });
+const current = { job_id: JOB, attempt: 1 };
+
+/** Every (event, state) pair that moves a run reported by its current job and attempt; everything else is a no-op. */
 const MOVES: Record<ReportEvent, RunState[]> = {
-  started: ['queued', 'retrying'],
-  retrying: ['queued', 'running'],
+  retrying: ['running'],
   completed: ['queued', 'running', 'retrying'],
   failed: ['queued', 'running', 'retrying'],
   cancelled: ['queued', 'running', 'retrying'],
 };
 const EVENTS = Object.keys(MOVES).filter((event): event is ReportEvent => event in TRANSITIONS);
 
-describe('report transitions', () => {
+describe('report transitions (issue 15)', () => {
   for (const event of EVENTS) {
     for (const state of RUN_STATES) {
       const expected = MOVES[event].includes(state);
       it(`${event} of the current attempt ${expected ? 'moves' : 'leaves'} a ${state} run`, () => {
-        expect(appliesTo(event, { status: state, attempts: 1 }, 1)).toBe(expected);
+        expect(appliesTo(event, at(state), current)).toBe(expected);
       });
     }
   }
 
   it('moves to the state each event names', () => {
     expect(Object.fromEntries(Object.entries(TRANSITIONS).map(([event, t]) => [event, t.to]))).toEqual({
-      started: 'running',
       retrying: 'retrying',
       completed: 'completed',
       failed: 'failed',
@@ -31,35 +34,35 @@ describe('report transitions', () => {
     });
   });
 
-  it('never moves a final run (completed before started: the late started is ignored)', () => {
+  it('never moves a final run', () => {
     for (const event of EVENTS) {
       for (const final of ['completed', 'failed', 'cancelled'] as const) {
-        expect(appliesTo(event, { status: final, attempts: 1 }, 1)).toBe(false);
-        expect(appliesTo(event, { status: final, attempts: 1 }, 5)).toBe(false);
+        expect(appliesTo(event, at(final), current)).toBe(false);
+        expect(appliesTo(event, at(final, 5), { job_id: OTHER_JOB, attempt: 5 })).toBe(false);
       }
     }
   });
 
-  describe('stalled-job recovery (docs/decisions.md L-C)', () => {
-    it('a started of a newer attempt moves a running run on (the first worker died)', () => {
-      expect(appliesTo('started', { status: 'running', attempts: 1 }, 2)).toBe(true);
-      expect(appliesTo('started', { status: 'running', attempts: 2 }, 3)).toBe(true);
-    });
-
-    it('a redelivered or older started leaves a running run alone', () => {
-      expect(appliesTo('started', { status: 'running', attempts: 2 }, 2)).toBe(false);
-      expect(appliesTo('started', { status: 'running', attempts: 2 }, 1)).toBe(false);
-    });
-
-    it('a late retrying of an older attempt does not pull back a run running a newer one', () => {
-      expect(appliesTo('retrying', { status: 'running', attempts: 2 }, 1)).toBe(false);
-      expect(appliesTo('retrying', { status: 'running', attempts: 2 }, 2)).toBe(true);
-    });
+  it('retrying only from the current job at its current attempt (a late one does not pull a run back)', () => {
+    expect(appliesTo('retrying', at('running', 2), { job_id: JOB, attempt: 1 })).toBe(false);
+    expect(appliesTo('retrying', at('running', 2), { job_id: JOB, attempt: 2 })).toBe(true);
+    expect(appliesTo('retrying', at('running', 1, OTHER_JOB), current)).toBe(false);
   });
 
-  it('cancelled ends a run from any non-final state (cooperative stop, spec §4.10)', () => {
-    for (const status of ['queued', 'running', 'retrying'] as const) {
-      expect(appliesTo('cancelled', { status, attempts: 1 }, 1)).toBe(true);
+  it('a final outcome applies from any claimed attempt, superseded job included: the first one wins', () => {
+    for (const event of ['completed', 'failed', 'cancelled'] as const) {
+      expect(appliesTo(event, at('running', 2, OTHER_JOB), current)).toBe(true);
     }
+  });
+});
+
+describe('claimable', () => {
+  it('only by the current job, while the run is not final', () => {
+    for (const status of RUN_STATES) {
+      const open = status === 'queued' || status === 'running' || status === 'retrying';
+      expect(claimable(at(status), JOB)).toBe(open);
+      expect(claimable(at(status), OTHER_JOB)).toBe(false);
+    }
+    expect(claimable(at('queued', 0, null), JOB)).toBe(false);
   });
 });

@@ -1,52 +1,64 @@
-import type { RunState } from '@svc/contracts';
+import type { RunReport, RunState } from '@svc/contracts';
 
 /**
- * How a worker's report moves a run (docs/decisions.md C11, L-A). A report applies only from the
- * states listed, so reports processed late, out of order or twice change nothing: the database
- * applies these as conditional UPDATEs (transitionCondition in reports.ts mirrors appliesTo), which
- * also settles two reports racing.
+ * How a worker's claim and reports move a run (docs/decisions.md C11, L-A; issue 15). The database
+ * applies these as conditional UPDATEs (claim-attempt.ts, reports.ts mirror `claimable` and
+ * `appliesTo` in SQL), which also settles two requests racing.
+ *
+ * - A claim (`orchestrator.claimAttempt`) moves a non-final run to `running` and counts the attempt
+ *   (attempts + 1), only for the run's current job (`job_id`) and while no cancel is requested. A
+ *   job redelivered by BullMQ (a retry, stalled-job recovery) claims again: a new attempt.
+ * - `retrying` applies only from `running` to the report of the run's current job and attempt: a late
+ *   one of an older attempt or a superseded job must not pull back a run another attempt is running.
+ * - `completed`, `failed` and `cancelled` apply from any non-final state, whichever claimed attempt
+ *   reports them: the first final outcome wins. A superseded job's result is work really done for
+ *   the run's input (its job vanished with Redis and the run was handed over again meanwhile);
+ *   dropping it would run the capability a second time. A later final report changes nothing.
  */
-export type ReportEvent = 'started' | 'retrying' | 'completed' | 'failed' | 'cancelled';
+export type ReportEvent = RunReport['event'];
+
+/** States a run can still leave (spec §3: completed, failed and cancelled are final). */
+export const NON_TERMINAL_STATES = ['queued', 'running', 'retrying'] as const satisfies readonly RunState[];
 
 export interface Transition {
   to: RunState;
   from: readonly RunState[];
-  /**
-   * States the event also moves, but only when the report's attempt is newer than the run's
-   * `attempts`: a `started` of attempt 2 while the run is `running` attempt 1 is BullMQ's
-   * stalled-job recovery (the first worker died), not a redelivery.
-   */
-  fromWhenNewerAttempt?: readonly RunState[];
-  /** True when a report of an attempt older than the run's `attempts` must not move it. */
-  notFromOlderAttempt?: boolean;
+  /** True when only the run's current job, at its current attempt, may report it. */
+  currentAttemptOnly?: boolean;
 }
 
-/** States a run can still leave (spec §3: completed, failed and cancelled are final). */
-const NON_TERMINAL_STATES = ['queued', 'running', 'retrying'] as const satisfies readonly RunState[];
-
 export const TRANSITIONS: Readonly<Record<ReportEvent, Transition>> = {
-  // A redelivered `started` of the same attempt does not move started_at (running is only left
-  // for a newer attempt).
-  started: { to: 'running', from: ['queued', 'retrying'], fromWhenNewerAttempt: ['running'] },
-  // A late `retrying` of attempt 1 must not pull back a run already running attempt 2.
-  retrying: { to: 'retrying', from: ['queued', 'running'], notFromOlderAttempt: true },
+  retrying: { to: 'retrying', from: ['running'], currentAttemptOnly: true },
   completed: { to: 'completed', from: NON_TERMINAL_STATES },
   failed: { to: 'failed', from: NON_TERMINAL_STATES },
   // The handler stopped on a cancel request (spec §4.10: cooperative).
   cancelled: { to: 'cancelled', from: NON_TERMINAL_STATES },
 };
 
-/** The run as a report finds it. */
+/** The run as a claim or report finds it. */
 export interface RunPosition {
   status: RunState;
-  /** Highest attempt reported so far. */
+  /** Attempts claimed so far (the orchestrator's count). */
   attempts: number;
+  /** The current hand-over's job id; null while none was made. */
+  jobId: string | null;
 }
 
-/** Whether a report of `event` from attempt `attempt` moves a run at `position`. */
-export function appliesTo(event: ReportEvent, position: RunPosition, attempt: number): boolean {
+/** Who reports: the job that claimed and the attempt its claim was given. */
+export interface Reporter {
+  job_id: string;
+  attempt: number;
+}
+
+/** Whether a report of `event` from `reporter` moves a run at `position`. */
+export function appliesTo(event: ReportEvent, position: RunPosition, reporter: Reporter): boolean {
   const transition = TRANSITIONS[event];
-  if (transition.notFromOlderAttempt && attempt < position.attempts) return false;
-  if (transition.from.includes(position.status)) return true;
-  return (transition.fromWhenNewerAttempt ?? []).includes(position.status) && position.attempts < attempt;
+  if (!transition.from.includes(position.status)) return false;
+  if (!transition.currentAttemptOnly) return true;
+  return position.jobId === reporter.job_id && position.attempts === reporter.attempt;
+}
+
+/** Whether job `jobId` may start an attempt of a run at `position` (cancel requests aside). */
+export function claimable(position: RunPosition, jobId: string): boolean {
+  return (NON_TERMINAL_STATES as readonly RunState[]).includes(position.status) && position.jobId === jobId;
 }

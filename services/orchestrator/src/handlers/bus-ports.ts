@@ -1,18 +1,10 @@
-import { type Bus, enqueueJob, publishEvent, type RpcClient, removeWaitingJob } from '@svc/bus';
+import { type Bus, publishEvent, type RpcClient, removeWaitingJob } from '@svc/bus';
 import { capabilityJobName, type MessageCatalog } from '@svc/capabilities';
 import type { RpcCatalog } from '@svc/contracts';
-import { type EnqueueCapabilityJob, runJobId } from '../domain/dispatch';
 import type { ResolveFiles } from '../domain/input-files';
 import type { RegisterArtifacts } from '../domain/reports';
 import type { RunFinishedEvent } from '../domain/run-finished';
-import { type EnqueueSettle, settleJobId } from '../domain/settlement';
-
-/** The domain's queue port on the bus: `capability.<slug>` jobs, one per run (job id `run-<id>`). */
-export function capabilityJobEnqueuer(bus: Bus<MessageCatalog>): EnqueueCapabilityJob {
-  return async (job) => {
-    await enqueueJob(bus, job.name, job.payload, { jobId: runJobId(job.payload.run_id) });
-  };
-}
+import type { SettleRun } from '../domain/settlement';
 
 /** The domain's file port on `rpc.uploads`: the uploads a quote or run input names (resolveFiles). */
 export function fileResolver(uploads: RpcClient<RpcCatalog['uploads']>): ResolveFiles {
@@ -26,11 +18,9 @@ export function artifactRegistrar(uploads: RpcClient<RpcCatalog['uploads']>): Re
   };
 }
 
-/** `wallet.settle` jobs, one per run (job id `settle-<run_id>`): the wallet applies each once. */
-export function settleEnqueuer(bus: Bus<MessageCatalog>): EnqueueSettle {
-  return async (job) => {
-    await enqueueJob(bus, 'wallet.settle', job, { jobId: settleJobId(job.run_id) });
-  };
+/** The domain's settlement port on `rpc.wallet` (`settle`: idempotent, applied once per run). */
+export function walletSettler(wallet: RpcClient<RpcCatalog['wallet']>): SettleRun {
+  return (request) => wallet.call('settle', request);
 }
 
 /**
@@ -53,9 +43,9 @@ export function cancelRequestedPublisher(bus: Bus<MessageCatalog>): (runId: stri
 /** Removes a cancelled run's job while it still waits (best effort: an active job cannot be removed). */
 export function queuedJobRemover(
   bus: Bus<MessageCatalog>,
-): (slug: string, runId: string) => Promise<boolean> {
-  return async (slug, runId) => {
+): (slug: string, jobId: string) => Promise<boolean> {
+  return async (slug, jobId) => {
     const name = capabilityJobName(slug);
-    return name === undefined ? false : removeWaitingJob(bus, name, runJobId(runId));
+    return name === undefined ? false : removeWaitingJob(bus, name, jobId);
   };
 }

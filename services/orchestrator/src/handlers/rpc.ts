@@ -7,11 +7,12 @@ import {
   serveRpc,
 } from '@svc/bus';
 import type { MessageCatalog } from '@svc/capabilities';
-import type { RpcCatalog } from '@svc/contracts';
+import type { RpcCatalog, RpcRequestInput } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import { type CapabilityDirectory, createCapabilityDirectory } from '@svc/service-kit';
-import { cancelMarkerSetter, workerAvailability } from '../adapters/redis-ports';
+import { capabilityJobEnqueuer } from '../adapters/capability-queue';
+import { workerAvailability } from '../adapters/redis-ports';
 import { cancelRun } from '../domain/cancel-run';
 import { getRunForClient } from '../domain/get-run';
 import { quoteCapability } from '../domain/quote';
@@ -20,32 +21,25 @@ import { startCapabilityRun } from '../domain/start-capability-run';
 import { startCrtRun } from '../domain/start-crt-run';
 import type { StartRunDeps } from '../domain/start-run';
 import {
+  artifactRegistrar,
   cancelRequestedPublisher,
-  capabilityJobEnqueuer,
   fileResolver,
   queuedJobRemover,
   runFinishedPublisher,
-  settleEnqueuer,
+  walletSettler,
 } from './bus-ports';
-
-/** ms added to the RPC timeouts to bound the run transaction (insert, update, pool wait). */
-const TRANSACTION_MARGIN_MS = 5_000;
+import { runReportHandlers } from './run-reports';
 
 export interface OrchestratorRpcDeps {
   prisma: PrismaClient;
-  /** Where runs are queued (`capability.<slug>`), settlements sent and events published. */
+  /** Where runs are queued (`capability.<slug>`) and events published. */
   bus: Bus<MessageCatalog>;
-  /** `rpc.wallet` client: quotes, holds and ledgers. */
+  /** `rpc.wallet` client: quotes, holds, settlements and ledgers. */
   wallet: RpcClient<RpcCatalog['wallet']>;
-  /** `rpc.uploads` client: the files a quote or run input names. */
+  /** `rpc.uploads` client: the files a quote or run input names, a completed run's artifacts. */
   uploads: RpcClient<RpcCatalog['uploads']>;
   /** Capability records (registry.describe behind a cache, registryDirectory). */
   directory: CapabilityDirectory;
-  /**
-   * ms: the wallet and uploads clients' timeout (RPC_TIMEOUT_MS). The run transaction spans one call
-   * of each (the hold, then marking the run's uploads used) and outlives both by a margin.
-   */
-  rpcTimeoutMs: number;
   logger: Logger;
 }
 
@@ -71,29 +65,36 @@ export function orchestratorHandlers(
   const { prisma, bus, wallet, logger } = deps;
   const workerUp = workerAvailability(bus, logger);
   const publishFinished = runFinishedPublisher(bus);
-  const enqueueSettle = settleEnqueuer(bus);
+  const settle = walletSettler(wallet);
   const resolveFiles = fileResolver(deps.uploads);
+  const issueQuote = (request: RpcRequestInput<'wallet', 'issueQuote'>) => wallet.call('issueQuote', request);
   const startDeps: StartRunDeps = {
     prisma,
-    issueQuote: (request) => wallet.call('issueQuote', request),
     holdForRun: (request) => wallet.call('holdForRun', request),
+    resolveFiles,
     enqueue: capabilityJobEnqueuer(bus),
-    enqueueSettle,
     publishFinished,
+    settle,
     workerUp,
     logger,
-    transactionTimeoutMs: 2 * deps.rpcTimeoutMs + TRANSACTION_MARGIN_MS,
   };
   const cancelDeps = {
     prisma,
-    setCancelMarker: cancelMarkerSetter(bus),
     removeQueuedJob: queuedJobRemover(bus),
     publishCancelRequested: cancelRequestedPublisher(bus),
     publishFinished,
-    enqueueSettle,
+    settle,
     logger,
   };
   return {
+    // The worker's claim and reports (issue 15).
+    ...runReportHandlers({
+      prisma,
+      registerArtifacts: artifactRegistrar(deps.uploads),
+      settle,
+      publishFinished,
+      logger,
+    }),
     startCrtRun: (request) =>
       startCrtRun(startDeps, {
         clientId: request.client_id,
@@ -105,7 +106,7 @@ export function orchestratorHandlers(
     getRun: ({ client_id, run_id }) => getRunForClient(prisma, workerUp, client_id, run_id),
     quote: (request) =>
       quoteCapability(
-        { directory: deps.directory, issueQuote: startDeps.issueQuote, resolveFiles, workerUp },
+        { directory: deps.directory, issueQuote, resolveFiles, workerUp },
         {
           clientId: request.client_id,
           slug: request.slug,

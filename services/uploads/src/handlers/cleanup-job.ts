@@ -1,4 +1,4 @@
-import { type Bus, processJobs, scheduleRepeatingJob } from '@svc/bus';
+import { type Bus, keepJobScheduled, processJobs } from '@svc/bus';
 import type { PlatformCatalog } from '@svc/contracts';
 import type { Closable } from '@svc/service-kit';
 import { cleanupPass } from '../domain/cleanup';
@@ -9,8 +9,9 @@ import type { UploadsDeps } from '../domain/settings';
  * (a BullMQ job scheduler: one schedule for all replicas, one pass per interval), processed one at
  * a time here. The pass is idempotent, so a job that runs twice changes nothing more.
  *
- * The schedule is saved at start; when Redis is not reachable then, the service still starts (the
- * RPC and upload routes answer 503 on their own) and saving is retried every `everyMs`.
+ * The schedule lives only in Redis: `keepJobScheduled` saves it at start and again whenever Redis
+ * comes back without it (restarted empty), within seconds. When Redis is not reachable at start the
+ * service still starts (the RPC and upload routes answer 503 on their own) and saving is retried.
  */
 export async function startCleanup(
   bus: Bus<PlatformCatalog>,
@@ -24,23 +25,11 @@ export async function startCleanup(
     }
     return result;
   });
-  let closed = false;
-  let retry: NodeJS.Timeout | undefined;
-  const schedule = async (): Promise<void> => {
-    try {
-      await scheduleRepeatingJob(bus, 'uploads.cleanup', everyMs);
-    } catch (err) {
-      if (closed) return;
-      deps.logger.warn({ err, retry_ms: everyMs }, 'cleanup schedule not saved; retrying');
-      retry = setTimeout(() => void schedule(), everyMs);
-    }
-  };
-  await schedule();
+  const schedule = await keepJobScheduled(bus, 'uploads.cleanup', everyMs);
   return {
     name: 'cleanup worker',
     close: async () => {
-      closed = true;
-      clearTimeout(retry);
+      await schedule.close();
       await processor.close();
     },
   };

@@ -89,10 +89,10 @@ export async function holdForRun(
           createdAt: now,
         },
       });
-      // The caller (the orchestrator's run transaction) has given up: roll back rather than leave
-      // a hold whose run will never be recorded (it would block the client's money until the
-      // orphan sweep). A hold committed just before a timeout is still possible; the client's retry
-      // with the same key finds and reuses it (the idempotent branch above).
+      // The caller has given up waiting: roll back rather than hold money for an answer nobody
+      // reads. The orchestrator recorded the run (hold pending) before asking, so nothing is lost:
+      // a retry with the same key, or its dispatcher, asks again. A hold committed just before a
+      // timeout is still possible; that second ask finds and reuses it (the idempotent branch above).
       if (options.deadline !== undefined && Date.now() > options.deadline) {
         throw new ServiceUnavailableError('wallet hold abandoned: the caller stopped waiting');
       }

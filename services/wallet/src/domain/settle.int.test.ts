@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@svc/testkit';
 import { getBalance } from './balance';
 import { settleRun } from './settle';
 
-// settleRun (the wallet.settle job) on a real, migrated PostgreSQL.
+// settleRun (the wallet.settle RPC) on a real, migrated PostgreSQL.
 const USD = 1_000_000n;
 const NOW = new Date('2026-09-15T12:00:00.000Z');
 const LATER = new Date('2026-09-15T12:05:00.000Z');

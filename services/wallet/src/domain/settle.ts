@@ -2,7 +2,7 @@ import { isUniqueViolation, lockWalletAccount, type PrismaClient } from '@svc/db
 import { absMicros } from './balance';
 import { MONEY_TRANSACTION_OPTIONS } from './holds';
 
-/** A `wallet.settle` job: what the orchestrator decided once a paid run was final. */
+/** A `wallet.settle` request: what the orchestrator decided once a paid run was final. */
 export interface SettleCommand {
   runId: string;
   clientId: string;
@@ -18,9 +18,9 @@ export interface SettleResult {
 }
 
 /**
- * Captures or releases the hold of a run, once (design "Wallet", settle job). Under the client's
- * lock: no hold → not applied; a capture or release already there → not applied (a redelivered
- * job, or a release arriving after the capture of the same run, changes nothing). A capture line
+ * Captures or releases the hold of a run, once (design "Wallet", `wallet.settle` RPC). Under the client's
+ * lock: no hold → not applied; a capture or release already there → not applied (a repeated
+ * call, or a release arriving after the capture of the same run, changes nothing). A capture line
  * is −|hold| (money leaves the balance, docs/decisions.md W3); a release line is +|hold| and only
  * closes the hold (it is never summed). Both carry the hold's slug and the reason as note.
  */

@@ -1,14 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  type Bus,
-  createRpcClient,
-  enqueueJob,
-  type JobProcessor,
-  processJobs,
-  type RpcServer,
-  serveRpc,
-} from '@svc/bus';
+import { type Bus, createRpcClient, type RpcServer, serveRpc } from '@svc/bus';
 import {
   BalanceResponse,
   type PlatformCatalog,
@@ -22,7 +13,6 @@ import { ConflictError, NotFoundError, PaymentRequiredError, ValidationError } f
 import { memoryLogger } from '@svc/log';
 import { createTestBus, createTestDatabase, type TestBus, type TestDatabase } from '@svc/testkit';
 import { walletHandlers } from './rpc';
-import { settleJobHandler } from './settle-job';
 
 // `rpc.wallet` end to end inside one process: real Redis queue, real PostgreSQL ledger, the same
 // serveRpc/createRpcClient pair the gateway uses, so the answer crosses the wire schema both ways.
@@ -33,24 +23,21 @@ let testBus: TestBus;
 let prisma: PrismaClient;
 let bus: Bus<PlatformCatalog>;
 let server: RpcServer;
-let settle: JobProcessor;
 
 beforeAll(async () => {
   database = await createTestDatabase('wallet_rpc');
   prisma = database.prisma;
   testBus = createTestBus('wrt');
   bus = testBus.bus;
-  server = serveRpc(bus, 'wallet', walletHandlers({ prisma, now: () => NOW }));
-  settle = processJobs(
+  server = serveRpc(
     bus,
-    'wallet.settle',
-    settleJobHandler({ prisma, logger: memoryLogger('wallet').logger, now: () => NOW }),
+    'wallet',
+    walletHandlers({ prisma, logger: memoryLogger('wallet').logger, now: () => NOW }),
   );
-  await Promise.all([server.waitUntilReady(), settle.waitUntilReady()]);
+  await server.waitUntilReady();
 });
 
 afterAll(async () => {
-  await settle?.close();
   await server?.close();
   await testBus?.close();
   await database?.drop();
@@ -222,7 +209,7 @@ describe('rpc.wallet money moves', () => {
     return { client, clientId, quote, hold };
   }
 
-  it('holds, answers the run ledger, and settles through the wallet.settle queue', async () => {
+  it('holds, answers the run ledger, and settles once through wallet.settle however often it is called', async () => {
     const { client, clientId, quote, hold } = await quotedClient(1_000_000n);
     await expect(client.call('holdForRun', hold)).resolves.toEqual({ quote, held_usd: '0.004' });
     const open = RunLedger.parse(
@@ -238,17 +225,19 @@ describe('rpc.wallet money moves', () => {
       }),
     ]);
 
-    await enqueueJob(
-      bus,
-      'wallet.settle',
-      { run_id: quote.quote_id, client_id: clientId, outcome: 'capture', reason: 'run completed' },
-      { jobId: `settle-${quote.quote_id}` },
-    );
-    let settled = open;
-    for (let i = 0; i < 100 && !settled.settled; i += 1) {
-      await sleep(50);
-      settled = await client.call('runLedger', { client_id: clientId, run_id: quote.quote_id });
-    }
+    const capture = {
+      run_id: quote.quote_id,
+      client_id: clientId,
+      outcome: 'capture',
+      reason: 'run completed',
+    } as const;
+    expect(await client.call('settle', capture)).toEqual({ applied: true });
+    // Idempotent: the orchestrator repeats the call until it has an answer recorded.
+    expect(await client.call('settle', capture)).toEqual({ applied: false });
+    expect(await client.call('settle', { ...capture, outcome: 'release', reason: 'run failed' })).toEqual({
+      applied: false,
+    });
+    const settled = await client.call('runLedger', { client_id: clientId, run_id: quote.quote_id });
     expect(settled).toMatchObject({ held_usd: '0.00', charged_usd: '0.004', settled: true });
     expect(settled.lines.map((line) => [line.kind, line.amount_usd, line.note])).toEqual([
       ['hold', '-0.004', `hold for run ${quote.quote_id}`],

@@ -1,11 +1,13 @@
 import type { ServiceHandlers } from '@svc/bus';
 import { microsFromUsd, type PlatformCatalog, usdFromMicros } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
+import type { Logger } from '@svc/log';
 import { getBalance } from '../domain/balance';
 import { holdForRun } from '../domain/holds';
 import { openHolds } from '../domain/open-holds';
 import { DEFAULT_QUOTE_TTL_MS, issueQuote } from '../domain/quotes';
 import { runLedger } from '../domain/run-ledger';
+import { settleRun } from '../domain/settle';
 import { spendDiagnostics } from '../domain/spend-diagnostics';
 import { usageStatement } from '../domain/usage-statement';
 import {
@@ -18,6 +20,8 @@ import {
 
 export interface WalletHandlerDeps {
   prisma: PrismaClient;
+  /** Told of every settlement (run settled, or nothing to apply); optional. */
+  logger?: Logger;
   /** Clock for the spend period, quote timestamps and ledger lines; default: now. */
   now?: () => Date;
   /** ms: lifetime of an issued quote (QUOTE_TTL_MS); default DEFAULT_QUOTE_TTL_MS (15 min). */
@@ -78,6 +82,30 @@ export function walletHandlers(deps: WalletHandlerDeps): ServiceHandlers<Platfor
       ),
     spendDiagnostics: async ({ client_id }) =>
       toSpendDiagnosticsResponse(await spendDiagnostics(prisma, client_id, { now: now() })),
+    // Idempotent (one ledger line per run and kind): the orchestrator calls it again until it gets
+    // an answer, and its sweep re-drives runs whose answer it never recorded.
+    settle: async (request) => {
+      const result = await settleRun(
+        prisma,
+        {
+          runId: request.run_id,
+          clientId: request.client_id,
+          outcome: request.outcome,
+          reason: request.reason,
+        },
+        { now: now() },
+      );
+      deps.logger?.info(
+        {
+          run_id: request.run_id,
+          client_id: request.client_id,
+          outcome: request.outcome,
+          applied: result.applied,
+        },
+        result.applied ? 'run settled' : 'settle: nothing to apply',
+      );
+      return result;
+    },
     openHolds: async ({ older_than, limit, after }) => ({
       holds: (
         await openHolds(

@@ -1,10 +1,11 @@
 import type { Bus } from '@svc/bus';
-import { runtimeWorkersKey } from '@svc/contracts';
+import { heldRunsKey, runtimeWorkersKey } from '@svc/contracts';
 import type { PresenceStore } from '../domain/heartbeat';
 import { waitForReady } from './redis-ready';
 
 /**
- * Worker presence in Redis (design "Worker"), two ways, both written on every beat:
+ * Worker presence in Redis (design "Worker"), written on every beat with the runs the worker holds
+ * (heldRunsKey, issue 15), two ways:
  * - one key per runtime a worker serves, `<BUS_PREFIX>:workers:<runtime>:<workerId>`, holding a
  *   HeartbeatValue with a TTL (for operators: who is up, where, since when);
  * - one sorted set per runtime, `runtimeWorkersKey(prefix, runtime)`, member = worker id, score =
@@ -28,8 +29,13 @@ export function createWorkerPresence(bus: Pick<Bus, 'redis' | 'prefix'>): Presen
     }),
     // The producer connection fails commands at once until it is ready (enableOfflineQueue: false).
     waitUntilReady: (maxWaitMs) => waitForReady(redis, maxWaitMs),
-    async announce(workerId, beats, beatMs, ttlMs) {
+    async announce(workerId, beats, held, beatMs, ttlMs) {
       const pipeline = redis.multi();
+      // The runs it holds (heldRunsKey): live until the next beats stop coming.
+      const heldKey = heldRunsKey(prefix);
+      if (held.length > 0) pipeline.zadd(heldKey, ...held.flatMap((runId) => [beatMs + ttlMs, runId]));
+      pipeline.zremrangebyscore(heldKey, '-inf', beatMs);
+      pipeline.pexpire(heldKey, ttlMs);
       for (const { runtime, value } of beats) {
         const runtimeSet = runtimeWorkersKey(prefix, runtime);
         pipeline.set(heartbeatKey(prefix, runtime, workerId), JSON.stringify(value), 'PX', ttlMs);

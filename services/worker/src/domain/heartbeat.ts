@@ -40,6 +40,8 @@ export interface PresenceStore {
   announce(
     workerId: string,
     beats: readonly { runtime: string; value: HeartbeatValue }[],
+    /** Runs this worker holds (claimed, not yet reported), announced until `beatMs + ttlMs`. */
+    held: readonly string[],
     beatMs: number,
     ttlMs: number,
   ): Promise<void>;
@@ -59,6 +61,8 @@ export interface HeartbeatOptions {
   intervalMs?: number;
   /** ms: how long the first beat waits for the store's connection to come up. Default 5_000. */
   connectWaitMs?: number;
+  /** The runs this worker holds now (ActiveRuns.ids), announced with every beat; default none. */
+  heldRuns?: () => readonly string[];
   /** Clock (tests); default Date.now. */
   now?: () => number;
 }
@@ -106,7 +110,7 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
       },
     }));
     try {
-      await presence.announce(workerId, beats, beatMs, ttlMs);
+      await presence.announce(workerId, beats, options.heldRuns?.() ?? [], beatMs, ttlMs);
       if (failing) logger.info({ worker_id: workerId }, 'worker heartbeat restored');
       failing = false;
     } catch (err) {

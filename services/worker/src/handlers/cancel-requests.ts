@@ -7,7 +7,7 @@ import type { WorkerBus } from '../worker-bus';
  * Routes `run.cancel-requested` (published by the orchestrator to every worker) to the run's
  * controller in this process, if it runs here: the handler's signal aborts and it stops
  * cooperatively (spec §4.10). Every other worker ignores the event. Pub/sub is lossy: a job not yet
- * started is covered by the cancel key the job handler reads first.
+ * started is covered by its claim, which the orchestrator refuses for a run whose cancel was requested.
  */
 export function subscribeCancelRequests(
   bus: WorkerBus,

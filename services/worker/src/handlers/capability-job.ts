@@ -1,4 +1,4 @@
-import { enqueueJob, type JobContext } from '@svc/bus';
+import type { JobContext } from '@svc/bus';
 import {
   type CapabilityJobName,
   type CapabilityOutcome,
@@ -9,13 +9,34 @@ import {
 import { INTERNAL_RUN_ERROR, type RunReport } from '@svc/contracts';
 import { INTERNAL_ERROR_MESSAGE } from '@svc/errors';
 import type { Logger } from '@svc/log';
-import { isCancelRequested } from '../adapters/run-cancel-key';
+import { crashPoint } from '@svc/service-kit';
+import type { AttemptPort } from '../adapters/orchestrator-attempts';
 import type { ActiveRuns } from '../domain/capability/active-runs';
-import type { WorkerBus } from '../worker-bus';
+import { type AskPolicy, untilAnswered } from '../domain/until-answered';
+
+/** How long the worker keeps asking the orchestrator, per call (docs/decisions.md, issue 15). */
+export interface AskPolicies {
+  /** The claim: past it the job throws and BullMQ retries it later (nothing ran). */
+  claim: AskPolicy;
+  /** A final report (completed, failed, cancelled): the job holds its result (and its lock) meanwhile. */
+  final: AskPolicy;
+  /** A `retrying` report: only a status shown meanwhile, so given up sooner (the job is retried anyway). */
+  retrying: AskPolicy;
+}
+
+/** 100 ms doubling to 2 s; a minute for a claim, 10 min for a result, 30 s for a retrying note. */
+export const DEFAULT_ASK_POLICIES: AskPolicies = {
+  claim: { firstDelayMs: 100, maxDelayMs: 2_000, giveUpAfterMs: 60_000 },
+  final: { firstDelayMs: 100, maxDelayMs: 2_000, giveUpAfterMs: 10 * 60_000 },
+  retrying: { firstDelayMs: 100, maxDelayMs: 2_000, giveUpAfterMs: 30_000 },
+};
 
 export interface CapabilityJobDeps {
-  bus: WorkerBus;
+  /** The orchestrator's claimAttempt and reportRun. */
+  attempts: AttemptPort;
   logger: Logger;
+  /** How long each call is repeated until answered; default DEFAULT_ASK_POLICIES. */
+  ask?: AskPolicies;
   /** The runs of this process, reached by `run.cancel-requested` (handlers/cancel-requests.ts). */
   activeRuns: ActiveRuns;
   /** Clock for report times (tests); default Date.now. */
@@ -32,7 +53,7 @@ export interface RunSample {
 }
 export type RunObserver = (sample: RunSample) => void;
 
-/** What every capability job answers (the catalog's result; outcomes travel as `runs.report` jobs). */
+/** What every capability job answers (the catalog's result; outcomes travel as `reportRun` calls). */
 export type CapabilityJobResult = JobResultInput<CapabilityJobName>;
 
 /**
@@ -48,20 +69,19 @@ export type CapabilityRunner<Payload> = (
 /** Distributive Omit, so each RunReport variant keeps its own fields. */
 type ReportBody = RunReport extends infer R
   ? R extends RunReport
-    ? Omit<R, 'run_id' | 'attempt' | 'at'>
+    ? Omit<R, 'run_id' | 'job_id' | 'attempt' | 'at'>
     : never
   : never;
 
 /**
- * The life of one capability job on a worker (design "Worker"), whatever the capability:
+ * The life of one capability job on a worker (design "Worker", issue 15), whatever the capability:
  *
- * 1. The run is registered in `activeRuns` first, then the cancel key is read: a run the
- *    orchestrator already cancelled is skipped without any report (`skipped`). Registering first
- *    means a cancel that lands in between is caught by one or the other. A job started before
- *    (retry, stalled-job recovery) whose key is set reports `cancelled` instead: its run may be
- *    `running` with a cancel requested while no worker held it, and nothing else would end it.
- * 2. `started` is reported; the runner gets a signal aborted by either BullMQ (worker closing) or a
- *    cancellation request.
+ * 1. The run is registered in `activeRuns` first, then claimed (`orchestrator.claimAttempt` with
+ *    the BullMQ job id): the orchestrator moves it to `running` and answers the attempt it counted,
+ *    or refuses (the run is final or cancelled, this job was superseded by another hand-over, or
+ *    the run is unknown): the job then returns `skipped` without running anything. Registering
+ *    first means a cancel request that lands between the claim and the run still aborts it.
+ * 2. The runner gets a signal aborted by either BullMQ (worker closing) or a cancellation request.
  * 3. completed → report `completed` {result, metrics, artifacts} (artifacts: files the runner
  *    already wrote to object storage; the orchestrator registers them before the run shows
  *    completed). failed (a domain outcome: provider down, page not renderable, output too large,
@@ -72,11 +92,12 @@ type ReportBody = RunReport extends infer R
  *    `retrying` and rethrow while BullMQ attempts remain; on the last attempt report `failed`
  *    (`internal`, or the RetryableRunError's own error) and return.
  *
- * Reports carry `attempt` = times the job was started (BullMQ attemptsStarted): a retry and a
- * stalled-job recovery both count, so the orchestrator sees a picked-up-again run move on. Report job
- * ids are `report-<run_id>-<event>-<attempt>`: a redelivered job adds no second report for the same
- * attempt. If a report cannot be enqueued (Redis down), the error propagates and BullMQ retries the
- * whole job.
+ * Every report is `orchestrator.reportRun`, asked again (100 ms doubling to 2 s) until the
+ * orchestrator answers, which it does once the report is committed: the job completes only then.
+ * A result therefore survives Redis losing the job (or restarting empty): the worker holds it and
+ * keeps asking; the orchestrator applies the first final report of a run and ignores repeats. If
+ * it gives up (10 min), it throws: BullMQ retries the job and the next claim says `final` if the
+ * report did land after all.
  */
 export function capabilityJobHandler<Payload extends { run_id: string }>(
   job: CapabilityJobName,
@@ -84,42 +105,44 @@ export function capabilityJobHandler<Payload extends { run_id: string }>(
   run: CapabilityRunner<Payload>,
 ): (payload: Payload, context: JobContext) => Promise<CapabilityJobResult> {
   const now = deps.now ?? Date.now;
+  const ask = deps.ask ?? DEFAULT_ASK_POLICIES;
   /** Attempts BullMQ makes of one job (the catalog's; the last one reports `failed`). */
   const attempts = jobCatalog[job].options.attempts ?? 1;
 
   const attemptOnce = async (payload: Payload, context: JobContext): Promise<CapabilityJobResult> => {
     const runId = payload.run_id;
-    const attempt = context.started;
-    const logger = deps.logger.child({ job, run_id: runId, attempt });
-    const report = async (body: ReportBody): Promise<void> => {
-      const full = { ...body, run_id: runId, attempt, at: new Date(now()).toISOString() };
-      await enqueueJob(deps.bus, 'runs.report', full, { jobId: `report-${runId}-${body.event}-${attempt}` });
+    const jobId = context.jobId;
+    const jobLogger = deps.logger.child({ job, run_id: runId, job_id: jobId });
+    /** Logs the first failed try and then every power of two, not one line per try for 10 min. */
+    const onRetry = (what: string) => (err: unknown, tries: number) => {
+      if ((tries & (tries - 1)) === 0) jobLogger.warn({ err, tries }, `${what}: no answer yet, asking again`);
     };
 
     const active = deps.activeRuns.register(runId);
     try {
-      if (await isCancelRequested(deps.bus, runId)) {
-        if (context.started === 1) {
-          // Never started: the orchestrator cancelled the queued run itself.
-          logger.info('run skipped: it was cancelled before it started');
-          return { outcome: 'skipped' };
-        }
-        // Started before (a retry, or picked up again after its worker died): the run may still be
-        // `running` with a cancellation requested that no live worker heard. Say it is cancelled;
-        // the orchestrator ignores this if it already ended the run.
-        await report({ event: 'cancelled' });
-        logger.info('run cancelled before this attempt started');
-        return { outcome: 'cancelled' };
+      const claim = await untilAnswered(
+        () => deps.attempts.claim({ run_id: runId, job_id: jobId }),
+        ask.claim,
+        onRetry('claim'),
+      );
+      if (!claim.go) {
+        jobLogger.info({ reason: claim.reason }, 'run not started: its claim was refused');
+        return { outcome: 'skipped' };
       }
+      const attempt = claim.attempt;
+      const logger = jobLogger.child({ attempt });
+      const report = async (body: ReportBody, policy: AskPolicy): Promise<void> => {
+        const full = { ...body, run_id: runId, job_id: jobId, attempt, at: new Date(now()).toISOString() };
+        await untilAnswered(() => deps.attempts.report(full), policy, onRetry(`${body.event} report`));
+      };
 
-      await report({ event: 'started' });
       const signal = AbortSignal.any([context.signal, active.cancelSignal]);
       let outcome: CapabilityOutcome;
       try {
         outcome = await run(payload, signal, logger);
       } catch (err) {
         if (active.cancelled) {
-          await report({ event: 'cancelled' });
+          await report({ event: 'cancelled' }, ask.final);
           logger.info('run cancelled while running');
           return { outcome: 'cancelled' };
         }
@@ -127,35 +150,46 @@ export function capabilityJobHandler<Payload extends { run_id: string }>(
         if (known) logger.warn({ err: known.message }, 'run attempt failed');
         else logger.error({ err }, 'run failed unexpectedly');
         if (context.attempt < attempts) {
-          // The message counts BullMQ retries (attemptsMade), which a stall does not use up.
-          await report({
-            event: 'retrying',
-            error: `${known?.message ?? INTERNAL_ERROR_MESSAGE} (attempt ${context.attempt} of ${attempts})`,
+          // The message counts BullMQ retries (attemptsMade), which a stall does not use up. The
+          // note is only what the run shows meanwhile: the retry happens whether or not it landed.
+          await report(
+            {
+              event: 'retrying',
+              error: `${known?.message ?? INTERNAL_ERROR_MESSAGE} (attempt ${context.attempt} of ${attempts})`,
+            },
+            ask.retrying,
+          ).catch((reportErr: unknown) => {
+            logger.warn({ err: reportErr }, 'retrying report not delivered; the job is retried anyway');
           });
           throw err;
         }
-        await report({ event: 'failed', error: known ?? INTERNAL_RUN_ERROR });
+        await report({ event: 'failed', error: known ?? INTERNAL_RUN_ERROR }, ask.final);
         return { outcome: 'failed' };
       }
+      // The crash tests' point: the result exists only in this process, the report is not sent.
+      crashPoint('worker.run-finished');
 
       if (outcome.kind === 'completed') {
-        await report({
-          event: 'completed',
-          result: outcome.result,
-          metrics: outcome.metrics,
-          ...(outcome.artifacts === undefined ? {} : { artifacts: outcome.artifacts }),
-        });
+        await report(
+          {
+            event: 'completed',
+            result: outcome.result,
+            metrics: outcome.metrics,
+            ...(outcome.artifacts === undefined ? {} : { artifacts: outcome.artifacts }),
+          },
+          ask.final,
+        );
         logger.info({ ...outcome.metrics }, 'run completed');
         return { outcome: 'completed' };
       }
       if (active.cancelled) {
         // The failure is what the cut work looked like (e.g. aborted provider calls), not a result.
-        await report({ event: 'cancelled' });
+        await report({ event: 'cancelled' }, ask.final);
         logger.info('run cancelled while running');
         return { outcome: 'cancelled' };
       }
       // Only `error` leaves the worker; `detail` (a library's own words) stays in this log line.
-      await report({ event: 'failed', error: outcome.error, metrics: outcome.metrics });
+      await report({ event: 'failed', error: outcome.error, metrics: outcome.metrics }, ask.final);
       logger.warn(
         {
           ...outcome.metrics,
@@ -169,7 +203,6 @@ export function capabilityJobHandler<Payload extends { run_id: string }>(
       active.release();
     }
   };
-
   return async (payload, context) => {
     const started = performance.now();
     const observe = (outcome: RunSample['outcome']) =>

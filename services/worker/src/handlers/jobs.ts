@@ -1,4 +1,4 @@
-import { type JobProcessor, type ProcessJobsOptions, processJobs } from '@svc/bus';
+import { createRpcClient, type JobProcessor, type ProcessJobsOptions, processJobs } from '@svc/bus';
 import {
   type AnyCapabilityHandlerFactory,
   CAPABILITIES,
@@ -15,10 +15,11 @@ import type { ResolvedFile } from '@svc/contracts';
 import type { Logger } from '@svc/log';
 import type { ObjectStore } from '@svc/storage';
 import { createCapabilityCache } from '../adapters/capability-cache';
+import { orchestratorAttempts } from '../adapters/orchestrator-attempts';
 import type { ActiveRuns } from '../domain/capability/active-runs';
 import { echo } from '../domain/echo';
 import type { WorkerBus } from '../worker-bus';
-import { capabilityJobHandler, type RunObserver } from './capability-job';
+import { type AskPolicies, capabilityJobHandler, type RunObserver } from './capability-job';
 
 /** A capability job's payload, whichever capability (the catalog validated it). */
 type CapabilityPayload = JobPayload<CapabilityJobName>;
@@ -43,8 +44,17 @@ export interface JobConsumerOptions {
   store: ObjectStore;
   /** Per-attempt metrics (outcome, duration); optional. */
   observe?: RunObserver;
+  /** How long claims and reports are asked again until answered; default DEFAULT_ASK_POLICIES (tests shorten it). */
+  ask?: AskPolicies;
   logger: Logger;
 }
+
+/**
+ * ms: how long one claim or report call waits for the orchestrator's answer. Above its own calls'
+ * bounds (a completed report registers artifacts with the upload service first); a call that times
+ * out is simply asked again.
+ */
+const ORCHESTRATOR_CALL_TIMEOUT_MS = 10_000;
 
 /** What `startJobConsumers` started: the queue consumers, and the capability handlers they run. */
 export interface JobConsumers {
@@ -67,9 +77,11 @@ export interface JobConsumers {
 export async function startJobConsumers(bus: WorkerBus, options: JobConsumerOptions): Promise<JobConsumers> {
   const echoOptions = { concurrency: options.concurrency, closeTimeoutMs: options.drainTimeoutMs };
   const capabilityOptions = { ...echoOptions, ...options.stall };
+  const orchestrator = createRpcClient(bus, 'orchestrator', { timeoutMs: ORCHESTRATOR_CALL_TIMEOUT_MS });
   const deps = {
-    bus,
+    attempts: orchestratorAttempts(orchestrator),
     logger: options.logger,
+    ...(options.ask === undefined ? {} : { ask: options.ask }),
     activeRuns: options.activeRuns,
     ...(options.observe === undefined ? {} : { observe: options.observe }),
   };

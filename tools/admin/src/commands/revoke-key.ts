@@ -7,6 +7,23 @@ export interface RevokeKeyOutput {
   revoked: boolean;
 }
 
-export async function revokeKey(store: ApiKeyStore, args: RevokeKeyArgs): Promise<RevokeKeyOutput> {
-  return { key_id: args.keyId, revoked: await store.revoke(args.keyId) };
+/**
+ * Tells the running gateways (`apikey.revoked`); resolves with a line for the operator (stderr).
+ * Never throws: the revocation is in the database already.
+ */
+export type NotifyGateways = (keyId: string) => Promise<string>;
+
+/**
+ * Revokes in the database first (the truth), then notifies the gateways, also when the key was
+ * already revoked: a repeated revoke re-sends an event that may have been lost.
+ */
+export async function revokeKey(
+  store: ApiKeyStore,
+  args: RevokeKeyArgs,
+  notify?: NotifyGateways,
+  report: (line: string) => void = () => {},
+): Promise<RevokeKeyOutput> {
+  const revoked = await store.revoke(args.keyId);
+  if (notify !== undefined) report(await notify(args.keyId));
+  return { key_id: args.keyId, revoked };
 }

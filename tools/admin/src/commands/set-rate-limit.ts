@@ -18,7 +18,8 @@ export interface SetRateLimitOutput {
 /**
  * Sets or removes one budget override of a client (auth.clients.rate_limits). One UPDATE with
  * jsonb `||` (set) or `-` (remove), so two operators changing different budgets at once both land.
- * The gateway reads the column with every API key verification: in force from the next request.
+ * The gateway reads the column with the API key it verifies, and keeps a verified key for up to
+ * API_KEY_CACHE_TTL_MS (1 s): in force within that on every gateway.
  */
 export async function setRateLimit(
   prisma: PrismaClient,

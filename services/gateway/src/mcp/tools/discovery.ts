@@ -19,6 +19,7 @@ export const searchTool = defineTool({
   input: ListCapabilitiesQuery,
   output: ListCapabilitiesResponse,
   annotations: READ_ONLY,
+  sharedBody: true, // the catalog cache's answer (CatalogCache)
   call: async (args, context) => {
     const body = await context.services.catalog.search(args);
     const slugs = body.capabilities.map((c) => c.slug).join(', ');
@@ -42,6 +43,7 @@ export const describeTool = defineTool({
   input: CapabilitySlugParams.extend({ slug: SlugArg }),
   output: DescribeCapabilityResponse,
   annotations: READ_ONLY,
+  sharedBody: true, // the catalog cache's answer (CatalogCache)
   call: async ({ slug }, context) => {
     const body = await context.services.catalog.describe(slug);
     const { execution, pricing } = body.capability;

@@ -54,6 +54,11 @@ export class ActiveRuns {
     return controllers.size;
   }
 
+  /** The ids of the runs registered now (the heartbeat announces them as held). */
+  ids(): string[] {
+    return [...this.runs.keys()];
+  }
+
   /** Runs registered now (metrics, tests). */
   get size(): number {
     return this.runs.size;

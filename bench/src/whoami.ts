@@ -1,0 +1,54 @@
+// Issue 15's key-check benchmark: `GET /api/account/whoami` (the API key check and nothing else:
+// the answer is built from the verified key) beside a bare express 5 + helmet app, each in its own
+// process, at the same connections, measured alternately in the same run (measureAgainst).
+// Target: whoami ≥ 0.5× the bare app.
+import { startTestStack } from '@svc/testkit';
+import { type ChildServer, startChildServer } from './child-server';
+import { type LoadOptions, measureAgainst } from './load';
+import { formatTable, ratioLine } from './report';
+import { BENCH_START_TIMEOUT_MS } from './stack-start';
+
+export async function startHelloServer(): Promise<{ url: string; server: ChildServer }> {
+  const server = await startChildServer('hello-server.ts');
+  const { port } = server.announced;
+  if (typeof port !== 'number') throw new Error('hello-server did not announce its port');
+  return { url: `http://127.0.0.1:${port}`, server };
+}
+
+export async function benchWhoami(options: LoadOptions): Promise<void> {
+  // LOG_LEVEL warn: at info the gateway writes one line per request (see catalog.ts).
+  const stack = await startTestStack({
+    services: ['gateway', 'registry', 'wallet'],
+    env: { LOG_LEVEL: 'warn' },
+    quiet: true,
+    startTimeoutMs: BENCH_START_TIMEOUT_MS,
+  });
+  const hello = await startHelloServer();
+  try {
+    const key = await stack.createApiKey({ scopes: ['capabilities:read'], clientName: 'bench-whoami' });
+    const probe = await stack.fetch('/api/account/whoami', { apiKey: key.apiKey });
+    if (probe.status !== 200) throw new Error(`whoami answered ${probe.status}: ${probe.text.slice(0, 300)}`);
+    const { baseline, target } = await measureAgainst(
+      { name: 'bare express+helmet /hello', url: `${hello.url}/hello` },
+      {
+        name: 'GET /api/account/whoami (key check)',
+        url: `${stack.gatewayUrl}/api/account/whoami`,
+        headers: { authorization: `Bearer ${key.apiKey}` },
+      },
+      options,
+    );
+    console.log(
+      `\nwhoami: ${options.connections} connections, ${options.durationSeconds} s each, measured alternately ` +
+        '(baseline, whoami, whoami, baseline; halves combined: p50 = mean of the halves, p99 = the larger)',
+    );
+    console.log(formatTable([baseline, target], baseline));
+    console.log(
+      ratioLine('whoami req/s ÷ bare express req/s', target.requestsPerSecond, baseline.requestsPerSecond, {
+        atLeast: 0.5,
+      }),
+    );
+  } finally {
+    await hello.server.stop();
+    await stack.close();
+  }
+}
