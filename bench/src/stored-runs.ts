@@ -181,7 +181,6 @@ async function seed(
     started_at: "g.at + interval '20 milliseconds'",
     finished_at: "g.at + interval '60 milliseconds'",
     settled_at: "g.at + interval '90 milliseconds'",
-    settle_queued_at: "g.at + interval '85 milliseconds'",
     job_id: "'run-' || g.id || '-1'",
   };
   const list = columns.join(', ');

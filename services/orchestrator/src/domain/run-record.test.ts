@@ -35,7 +35,6 @@ function row(parts: Partial<Run>): Run {
     executionStatus: 'supported',
     lastError: null,
     cancelRequestedAt: null,
-    settleQueuedAt: null,
     dispatchedAt: null,
     holdPending: false,
     dispatches: 0,
