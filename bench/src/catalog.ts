@@ -3,20 +3,13 @@
 // platform's overhead reads as a ratio that holds across machines.
 import { createPrismaClient } from '@svc/db';
 import { insertSyntheticCapabilities, startTestStack } from '@svc/testkit';
-import { type ChildServer, startChildServer } from './child-server';
+import { startHelloServer } from './child-server';
 import { type LoadOptions, type LoadResult, measure } from './load';
 import { formatTable } from './report';
 import { BENCH_START_TIMEOUT_MS } from './stack-start';
 
 /** Synthetic capabilities added for the at-scale rows (issue: search stays fast at 10,000). */
 const CATALOG_SIZE = 10_000;
-
-async function startHelloServer(): Promise<{ url: string; server: ChildServer }> {
-  const server = await startChildServer('hello-server.ts');
-  const { port } = server.announced;
-  if (typeof port !== 'number') throw new Error('hello-server did not announce its port');
-  return { url: `http://127.0.0.1:${port}`, server };
-}
 
 export async function benchCatalog(options: LoadOptions): Promise<void> {
   // LOG_LEVEL warn: at info the gateway writes one line per request, which would measure our log

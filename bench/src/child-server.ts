@@ -90,3 +90,11 @@ export function announcedString(server: ChildServer, field: string): string {
   if (typeof value !== 'string') throw new Error(`child server did not announce a string "${field}"`);
   return value;
 }
+
+/** The bare express 5 + helmet baseline (hello-server.ts) in its own process, and its URL. */
+export async function startHelloServer(): Promise<{ url: string; server: ChildServer }> {
+  const server = await startChildServer('hello-server.ts');
+  const { port } = server.announced;
+  if (typeof port !== 'number') throw new Error('hello-server did not announce its port');
+  return { url: `http://127.0.0.1:${port}`, server };
+}

@@ -3,17 +3,10 @@
 // process, at the same connections, measured alternately in the same run (measureAgainst).
 // Target: whoami ≥ 0.5× the bare app.
 import { startTestStack } from '@svc/testkit';
-import { type ChildServer, startChildServer } from './child-server';
+import { startHelloServer } from './child-server';
 import { type LoadOptions, measureAgainst } from './load';
 import { formatTable, ratioLine } from './report';
 import { BENCH_START_TIMEOUT_MS } from './stack-start';
-
-export async function startHelloServer(): Promise<{ url: string; server: ChildServer }> {
-  const server = await startChildServer('hello-server.ts');
-  const { port } = server.announced;
-  if (typeof port !== 'number') throw new Error('hello-server did not announce its port');
-  return { url: `http://127.0.0.1:${port}`, server };
-}
 
 export async function benchWhoami(options: LoadOptions): Promise<void> {
   // LOG_LEVEL warn: at info the gateway writes one line per request (see catalog.ts).

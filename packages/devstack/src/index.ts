@@ -34,6 +34,7 @@ export {
   type RedisHandle,
 } from './redis';
 export {
+  busEncryptionKeyPath,
   displayPath,
   findWorkspaceRoot,
   type RuntimeInfo,

@@ -21,6 +21,14 @@ export function runtimeInfoPath(dataDir: string): string {
   return path.join(dataDir, 'runtime.json');
 }
 
+/**
+ * `<DATA_DIR>/bus-encryption-key`: BUS_ENCRYPTION_KEY of every service under `pnpm start` (the
+ * launcher makes it once; the admin CLI reads it to publish on the stack's bus).
+ */
+export function busEncryptionKeyPath(dataDir: string): string {
+  return path.join(dataDir, 'bus-encryption-key');
+}
+
 function isRuntimeInfo(value: unknown): value is RuntimeInfo {
   if (typeof value !== 'object' || value === null) return false;
   const v: Record<string, unknown> = { ...value };

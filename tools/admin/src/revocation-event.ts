@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { createBus, publishEvent } from '@svc/bus';
 import { busEncryptionEnv, dataDirEnv, type EnvSource, loadEnv, redisEnv } from '@svc/config';
 import { platformCatalog } from '@svc/contracts';
-import { findWorkspaceRoot, readRuntimeInfo, resolveDataDir } from '@svc/devstack';
+import { busEncryptionKeyPath } from '@svc/devstack';
 import { createLogger } from '@svc/log';
 import { z } from 'zod';
+import { type LocalStack, localStack } from './database-url';
 
 // ms: the whole publish (connect + PUBLISH + close). The key is already revoked in the database; a
 // gateway that does not hear the event refuses the key within its API_KEY_CACHE_TTL_MS anyway.
@@ -39,18 +39,17 @@ export function resolveBusSettings(env: EnvSource, cwd: string): BusSettings | u
     return { redisUrl: read.REDIS_URL, prefix: read.BUS_PREFIX, encryptionKeys: keys };
   }
   if (read.DATABASE_URL !== undefined) return undefined; // another deployment than the local stack's
-  let dataDir: string;
+  let stack: LocalStack;
   try {
-    dataDir = resolveDataDir(findWorkspaceRoot(cwd), read.DATA_DIR);
+    stack = localStack(read.DATA_DIR, cwd);
   } catch {
     return undefined;
   }
-  const info = readRuntimeInfo(dataDir);
-  const keyFile = path.join(dataDir, 'bus-encryption-key');
-  if (info === null || !fs.existsSync(keyFile)) return undefined;
+  const keyFile = busEncryptionKeyPath(stack.dataDir);
+  if (!fs.existsSync(keyFile)) return undefined;
   const keyText = fs.readFileSync(keyFile, 'utf8').trim();
   const keys = loadEnv(keyEnv, { BUS_ENCRYPTION_KEY: keyText }).BUS_ENCRYPTION_KEY;
-  return { redisUrl: info.redisUrl, prefix: read.BUS_PREFIX, encryptionKeys: keys };
+  return { redisUrl: stack.info.redisUrl, prefix: read.BUS_PREFIX, encryptionKeys: keys };
 }
 
 /**

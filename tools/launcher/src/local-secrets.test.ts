@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { busEncryptionKeyPath, ensureBusEncryptionKey } from './local-secrets';
+import { busEncryptionKeyPath } from '@svc/devstack';
+import { ensureBusEncryptionKey } from './local-secrets';
 
 describe('ensureBusEncryptionKey', () => {
   let dir: string;

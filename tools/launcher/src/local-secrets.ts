@@ -36,15 +36,6 @@ export function ensureArtifactLinkSecret(file: string): string {
   return ensureLocalSecret(file, 'base64url', (saved) => saved.length >= 32);
 }
 
-/**
- * `<DATA_DIR>/bus-encryption-key`: BUS_ENCRYPTION_KEY of every service under `pnpm start`, the
- * AES-256 key that seals what the bus keeps in Redis (jobs, RPC, events). Kept across restarts so
- * jobs queued before one still open after it.
- */
-export function busEncryptionKeyPath(dataDir: string): string {
-  return path.join(dataDir, 'bus-encryption-key');
-}
-
 /** The saved bus key (base64 of 32 bytes), made on first use; a file that is not one is replaced. */
 export function ensureBusEncryptionKey(file: string): string {
   return ensureLocalSecret(

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { createPrismaClient, ensureDatabaseExists, migrateDatabase } from '@svc/db';
 import {
+  busEncryptionKeyPath,
   DEFAULT_HEALTH_PORTS,
   displayPath,
   ensurePostgres,
@@ -30,12 +31,7 @@ import {
 import { devKeyLines, readyLines } from './banner';
 import { devKeyPath, ensureDevKey } from './dev-key';
 import { healthPortVariable, loadLauncherSettings } from './env';
-import {
-  artifactLinkSecretPath,
-  busEncryptionKeyPath,
-  ensureArtifactLinkSecret,
-  ensureBusEncryptionKey,
-} from './local-secrets';
+import { artifactLinkSecretPath, ensureArtifactLinkSecret, ensureBusEncryptionKey } from './local-secrets';
 import { launcherLog, PrefixedOutput } from './output';
 import { waitUntilReady } from './readiness';
 import { DEFAULT_RESTART_POLICY } from './restart-policy';
