@@ -86,7 +86,7 @@ export interface TestStack extends StackApi {
   close(): Promise<void>;
 }
 
-/** Distinct free loopback ports: freePort() alone may hand the same one out twice. */
+/** `count` free ports (freePort never hands the same one out twice in a process). */
 async function distinctFreePorts(count: number): Promise<number[]> {
   const ports = new Set<number>();
   while (ports.size < count) ports.add(await freePort());
