@@ -83,6 +83,13 @@ export { readBounded, TooLargeError } from './kit/read-bounded';
 export { type ArtifactWriteOptions, artifactKey, createRunStorage, type RunStorage } from './kit/run-storage';
 export { capabilityDefinition, filesOf, unitsOf } from './lookup';
 export { MANIFESTS, manifestOf } from './manifests';
+// The project's PDF reader, for the vault's document extraction and its tests.
+export {
+  openPdfReader,
+  PdfReadError,
+  type PdfReader,
+  type PdfReaderOptions,
+} from './pdf-extract-text/pdf-reader';
 export {
   PDF_EXTRACT_MAX_BYTES,
   PDF_EXTRACT_MAX_PAGES,

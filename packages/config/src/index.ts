@@ -22,3 +22,4 @@ export {
   urlVar,
 } from './helpers';
 export { ConfigError, type EnvSource, loadEnv, loadEnvOrExit } from './load-env';
+export { vaultKeyringEnv } from './vault-keyring';

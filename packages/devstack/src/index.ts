@@ -42,6 +42,7 @@ export {
   removeRuntimeInfo,
   resolveDataDir,
   runtimeInfoPath,
+  vaultKeyringPath,
   writeRuntimeInfo,
 } from './runtime-info';
 export {

@@ -45,7 +45,7 @@ export const PLATFORM_SERVICES = {
   orchestrator: { healthPort: 8083, database: true, objectStore: false, waitsFor: [] },
   // DATA_PORT: upload bytes and artifact downloads, which only the gateway calls (`UPLOADS_URL`).
   uploads: { healthPort: 8084, database: true, objectStore: true, dataPort: 8094, waitsFor: [] },
-  vault: { healthPort: 8085, database: true, objectStore: false, waitsFor: [] },
+  vault: { healthPort: 8085, database: true, objectStore: true, waitsFor: [] },
   // Stateless: jobs from Redis, files from object storage.
   worker: { healthPort: 8086, database: false, objectStore: true, waitsFor: [] },
   // The public API on PORT; it starts once the services it calls answer.

@@ -29,6 +29,14 @@ export function busEncryptionKeyPath(dataDir: string): string {
   return path.join(dataDir, 'bus-encryption-key');
 }
 
+/**
+ * `<DATA_DIR>/vault-keyring.json`: the vault's keyring under `pnpm start` (the launcher makes it once,
+ * 0600; `pnpm admin vault add-key` adds versions to it).
+ */
+export function vaultKeyringPath(dataDir: string): string {
+  return path.join(dataDir, 'vault-keyring.json');
+}
+
 function isRuntimeInfo(value: unknown): value is RuntimeInfo {
   if (typeof value !== 'object' || value === null) return false;
   const v: Record<string, unknown> = { ...value };

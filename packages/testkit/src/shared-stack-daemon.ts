@@ -23,6 +23,7 @@ export const SHARED_STACK_SERVICES: readonly ServiceName[] = [
   'wallet',
   'orchestrator',
   'uploads',
+  'vault',
   'worker',
   'gateway',
 ];

@@ -303,6 +303,11 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
     ARTIFACT_LINK_SECRET: randomBytes(32).toString('base64url'),
     // Seals everything the bus writes to Redis; the same key as this process's test buses.
     BUS_ENCRYPTION_KEY: testBusEncryptionKeyText(),
+    // The vault's keyring (docs/decisions.md "The vault"): one random key-encryption key per stack.
+    VAULT_KEYRING: JSON.stringify({
+      current: 1,
+      keys: [{ version: 1, key: randomBytes(32).toString('base64') }],
+    }),
   };
   for (const name of names) {
     const servicePorts: ServicePorts = { healthPort: free.pop() ?? 0 };

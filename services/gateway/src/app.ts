@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import type { RunOrchestrator } from './domain/run-orchestrator';
 import type { RunWaiting } from './domain/run-waiter';
 import type { UploadsService } from './domain/uploads-service';
+import type { VaultService } from './domain/vault-service';
 import { DEFAULT_CRT_RUN_WAIT_MS, DEFAULT_JSON_BODY_LIMIT, DEFAULT_MCP_RUN_WAIT_MS } from './env';
 import { mcpRouter } from './mcp/mcp-router';
 import type { KeyVerifier } from './middleware/auth';
@@ -27,6 +28,7 @@ import { openApiRouter } from './routes/openapi';
 import { quoteRunRouter } from './routes/quote-run';
 import { capabilityUploadsRouter, uploadSessionRouter } from './routes/uploads';
 import type { UploadsDataTarget } from './routes/uploads-data-proxy';
+import { vaultRouter } from './routes/vault';
 
 /** `trust proxy` as express takes it: off, on, a hop count, or addresses/subnets of trusted proxies. */
 export type TrustProxy = boolean | number | string;
@@ -43,6 +45,8 @@ export interface AppDeps {
   readonly orchestrator: RunOrchestrator;
   /** `uploads.*` over RPC: upload sessions, uploads, artifact manifests. */
   readonly uploads: UploadsService;
+  /** `vault.*` over RPC: fields, extractions, fills, documents, audit (spec §4.15-§4.20). */
+  readonly vault: VaultService;
   /** The uploads service's internal HTTP server (UPLOADS_URL): upload bytes and downloads stream through it. */
   readonly uploadsData: UploadsDataTarget;
   /** PUBLIC_BASE_URL; unset: links are built from each request's own origin (public-base-url.ts). */
@@ -132,6 +136,8 @@ export function createApp(deps: AppDeps): Express {
     { path: '/api/capability-uploads', router: capabilityUploadsRouter(kit, deps.uploads, deps.uploadsData) },
     { path: '/api/artifacts', router: artifactDownloadRouter(kit, deps.uploadsData) },
     { path: '/api/account', router: accountRouter(kit.requireAuth, deps.wallet) },
+    // The vault (spec §4.15-§4.20); no MCP tools: the spec's tool list has none (decisions VL4).
+    { path: '/api/vault', router: vaultRouter(kit, deps.vault) },
     // Streamable HTTP MCP (spec §4.21): the same services as the REST routes, one tool per twin.
     {
       path: '/mcp',

@@ -61,7 +61,8 @@ const BodyLimit = z
   .refine((text) => parseSize(text) <= 100 * 1024 * 1024, 'must be at most 100mb')
   .default(DEFAULT_JSON_BODY_LIMIT);
 
-function parseSize(text: string): number {
+/** Bytes of a body-parser size such as "1mb" (NaN when it is not one); route-kit.ts compares limits with it. */
+export function parseSize(text: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb)?$/.exec(text);
   if (!match) return Number.NaN;
   const unit = match[2] === 'mb' ? 1024 * 1024 : match[2] === 'kb' ? 1024 : 1;

@@ -8,6 +8,7 @@ import { CatalogCache } from './domain/catalog-cache';
 import type { RunOrchestrator } from './domain/run-orchestrator';
 import { RunWaiter } from './domain/run-waiter';
 import type { UploadsService } from './domain/uploads-service';
+import type { VaultService } from './domain/vault-service';
 import { loadGatewayEnv } from './env';
 import { createRequestMetrics } from './metrics';
 import { VerifiedKeyCache } from './middleware/verified-key-cache';
@@ -28,6 +29,14 @@ const BACKING_SERVICES = [...RPC_SERVICES, 'worker'];
 
 /** ms the gateway adds to RPC_TIMEOUT_MS for services that call others themselves (see start()). */
 const NESTED_CALL_MARGIN_MS = 1_000;
+
+/**
+ * ms the gateway waits for a vault call that reads or writes a document (an extraction, a fill): the
+ * vault asks the uploads service for the upload, reads up to 10 MB from object storage, parses or
+ * fills a PDF and registers the result, which takes far longer than RPC_TIMEOUT_MS allows a plain
+ * call. Under the 60 s idle timeout common in proxies and load balancers, so the answer arrives first.
+ */
+const VAULT_DOCUMENT_CALL_MS = 45_000;
 
 /** Resolves when `promise` does or after `ms`, whichever is first; true if it settled in time. */
 async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -68,6 +77,25 @@ defineService({
       getUpload: (clientId, uploadId) =>
         uploadsRpc.call('getUpload', { client_id: clientId, upload_id: uploadId }),
       listArtifacts: (request) => uploadsRpc.call('listArtifacts', request),
+    };
+    // The vault calls the uploads service for uploads and artifacts: nested, like the two above.
+    const vaultRpc = createRpcClient(bus, 'vault', { timeoutMs: nestedTimeoutMs });
+    const vaultDocumentRpc = createRpcClient(bus, 'vault', {
+      timeoutMs: Math.max(nestedTimeoutMs, VAULT_DOCUMENT_CALL_MS),
+    });
+    const vault: VaultService = {
+      profile: (clientId) => vaultRpc.call('profile', { client_id: clientId }),
+      listFields: (clientId) => vaultRpc.call('listFields', { client_id: clientId }),
+      saveField: (request) => vaultRpc.call('saveField', request),
+      deleteField: (request) => vaultRpc.call('deleteField', request),
+      createExtraction: (request) => vaultDocumentRpc.call('createExtraction', request),
+      listExtractions: (request) => vaultRpc.call('listExtractions', request),
+      getExtraction: (request) => vaultRpc.call('getExtraction', request),
+      reviewExtraction: (request) => vaultRpc.call('reviewExtraction', request),
+      fillDocument: (request) => vaultDocumentRpc.call('fillDocument', request),
+      listDocuments: (request) => vaultRpc.call('listDocuments', request),
+      getDocument: (request) => vaultRpc.call('getDocument', request),
+      audit: (request) => vaultRpc.call('audit', request),
     };
     const orchestrator: RunOrchestrator = {
       startCrtRun: (request) => orchestratorRpc.call('startCrtRun', request),
@@ -141,6 +169,7 @@ defineService({
       },
       orchestrator,
       uploads,
+      vault,
       // Bytes go over HTTP, not the bus; a connection gets the same patience as an RPC answer.
       uploadsData: { baseUrl: env.UPLOADS_URL, connectTimeoutMs: env.RPC_TIMEOUT_MS },
       publicBaseUrl: env.PUBLIC_BASE_URL,

@@ -1,4 +1,7 @@
+import { VAULT_DOCUMENT_TEXT_MAX_CHARACTERS, VAULT_TEMPLATE_TEXT_MAX_CHARACTERS } from '@svc/contracts';
+import { PayloadTooLargeError } from '@svc/errors';
 import type { Request, Router } from 'express';
+import { parseSize } from './env';
 import type { GatewayHandler } from './locals';
 import { createRequireAuth, type KeyVerifier } from './middleware/auth';
 import { createJsonBody } from './middleware/validate';
@@ -23,6 +26,11 @@ export interface RouteKit {
   readonly requireAuth: RequireAuth;
   /** Put at the head of a route that takes a JSON body (415/413/400 handling, JSON_BODY_LIMIT). */
   readonly jsonBody: readonly GatewayHandler[];
+  /**
+   * The same for a route whose body may carry a whole document (vault extractions and fills): the
+   * larger of JSON_BODY_LIMIT and DOCUMENT_JSON_BODY_LIMIT_BYTES, its 413 naming that limit.
+   */
+  readonly documentJsonBody: readonly GatewayHandler[];
   /** The base (origin and optional prefix, no trailing slash) of every link a route hands out. */
   readonly publicBaseUrl: (req: Request) => string;
 }
@@ -38,12 +46,45 @@ export interface RouteKitOptions {
   readonly rateLimiter?: GatewayRateLimiter | undefined;
 }
 
+/**
+ * bytes: the body of `POST /api/vault/extractions` or `/fill-document` at its largest: the longest
+ * document or template text (contracts, in UTF-16 code units) at 6 bytes each, as a JSON encoder
+ * that escapes every non-ASCII character writes it (`\u6771`: Python's json.dumps by default), plus
+ * 64 KiB for the rest of the body (up to 200 field names, a filename). 1,265,536 today: a
+ * 200,000-character document always fits, whatever the client's encoder does.
+ */
+export const DOCUMENT_JSON_BODY_LIMIT_BYTES =
+  6 * Math.max(VAULT_DOCUMENT_TEXT_MAX_CHARACTERS, VAULT_TEMPLATE_TEXT_MAX_CHARACTERS) + 64 * 1024;
+
+/** body-parser's "too large" failure (http-errors, `type: 'entity.too.large'`). */
+function isTooLarge(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'type' in err && err.type === 'entity.too.large';
+}
+
+/**
+ * The JSON body chain with a limit of its own. body-parser's 413 is rewritten here: the app's error
+ * handler would name JSON_BODY_LIMIT, which is not this route's limit.
+ */
+function createDocumentJsonBody(appLimit: string): GatewayHandler[] {
+  const appBytes = parseSize(appLimit.trim().toLowerCase());
+  const bytes = Number.isFinite(appBytes)
+    ? Math.max(appBytes, DOCUMENT_JSON_BODY_LIMIT_BYTES)
+    : DOCUMENT_JSON_BODY_LIMIT_BYTES;
+  const tooLarge = () => new PayloadTooLargeError(`request body too large (limit ${bytes} bytes)`);
+  return createJsonBody(String(bytes)).map(
+    (handler): GatewayHandler =>
+      (req, res, next) =>
+        handler(req, res, (err?: unknown) => (isTooLarge(err) ? next(tooLarge()) : next(err))),
+  );
+}
+
 export function createRouteKit(options: RouteKitOptions): RouteKit {
   const requireAuth = createRequireAuth(options.keys);
   return {
     // Spends the per-key rate-limit budget once the key is verified (rate-limit/rate-limiter.ts).
     requireAuth: options.rateLimiter ? options.rateLimiter.guardAuth(requireAuth) : requireAuth,
     jsonBody: createJsonBody(options.jsonBodyLimit),
+    documentJsonBody: createDocumentJsonBody(options.jsonBodyLimit),
     publicBaseUrl: createPublicBaseUrl(options.publicBaseUrl),
   };
 }

@@ -63,7 +63,7 @@ const statuses = new Map<number, number>();
 
 beforeAll(async () => {
   stack = await startTestStack({
-    services: ['registry', 'wallet', 'orchestrator', 'uploads', 'gateway'],
+    services: ['registry', 'wallet', 'orchestrator', 'uploads', 'vault', 'gateway'],
     // ms: five tsx processes compiling at once on a busy 2-core machine can take a minute.
     startTimeoutMs: 90_000,
     // No worker: a crt run that happens to be valid waits 2 s and answers 202.

@@ -1,20 +1,67 @@
-// Vault process: for now a `rpc.vault` responder (ping) with health and readiness; vault fields,
-// extractions and document filling arrive with their issue (docs/architecture.md).
-// Wiring only (defineService: env → logger → prisma → bus → start → health server): the RPC responder.
-import { serveRpc } from '@svc/bus';
-import { platformCatalog } from '@svc/contracts';
-import { defineService } from '@svc/service-kit';
+// Vault process: owns schema `vault` (fields, extractions and their candidates, filled documents,
+// the audit trail, rotations) and every vault value's envelope encryption (docs/decisions.md "The
+// vault"). Answers `rpc.vault` (gateway; the admin CLI's rotation), processes `vault.rewrap` and the
+// repeatable `vault.sweep`, re-reads its keyring file when it changes.
+// Wiring only (defineService: env → logger → prisma → bus → store → start → health server): keyring
+// → RPC responder → rewrap worker → sweep.
+import { createRpcClient, serveRpc } from '@svc/bus';
+import { platformCatalog, VAULT_MAX_FIELDS_PER_CLIENT } from '@svc/contracts';
+import { type Closable, defineService } from '@svc/service-kit';
+import { keyringFromEnv } from '@svc/vault-crypto';
+import { uploadsPort } from './adapters/uploads-port';
+import type { VaultDeps } from './domain/deps';
 import { loadVaultEnv } from './env';
+import { startSweep } from './handlers/document-handlers';
+import { rewrapEnqueuer, startRewrapWorker } from './handlers/rewrap-job';
 import { vaultHandlers } from './handlers/rpc';
+
+const HOUR_MS = 3_600_000;
 
 defineService({
   name: 'vault',
   env: loadVaultEnv,
-  // PostgreSQL is a readiness dependency already: the service's own schema comes with its issue.
-  needs: { database: true, bus: { catalog: platformCatalog } },
-  // Closed in reverse after the health server, before the bus and Prisma.
-  start: ({ bus }) => {
-    const rpc = serveRpc(bus, 'vault', vaultHandlers());
-    return [{ name: 'rpc', close: () => rpc.close() }];
+  needs: { database: true, bus: { catalog: platformCatalog }, objectStore: true },
+  // Creation order; closed in reverse after the health server: sweep, rewrap worker, RPC responder,
+  // keyring watcher, then the bus and Prisma.
+  start: async ({ env, logger, prisma, bus, store }) => {
+    const closables: Closable[] = [];
+    // Throws KeyringError (names the variable or file and the rule, never key bytes): no start without keys.
+    const keyring = keyringFromEnv(
+      { VAULT_KEYRING: env.VAULT_KEYRING, VAULT_KEYRING_FILE: env.VAULT_KEYRING_FILE },
+      {
+        onChange: (change) =>
+          logger.info(
+            { currentVersion: change.currentVersion, keyVersions: change.versions },
+            'vault keyring reloaded',
+          ),
+        onError: (err) =>
+          logger.error({ err: err.message }, 'vault keyring file refused; the previous keyring stays in use'),
+        onWarning: (text) => logger.warn(text),
+      },
+    );
+    closables.push({ name: 'keyring watcher', close: () => keyring.close() });
+    logger.info(
+      { currentVersion: keyring.keys.currentVersion, keyVersions: keyring.keys.versions },
+      'vault keyring loaded',
+    );
+
+    const deps: VaultDeps = {
+      prisma,
+      keys: keyring.keys,
+      store,
+      uploads: uploadsPort(createRpcClient(bus, 'uploads', { timeoutMs: env.RPC_TIMEOUT_MS })),
+      settings: {
+        extractionTtlMs: env.VAULT_EXTRACTION_TTL_HOURS * HOUR_MS,
+        documentRetentionMs: env.VAULT_DOCUMENT_RETENTION_HOURS * HOUR_MS,
+        maxFieldsPerClient: VAULT_MAX_FIELDS_PER_CLIENT,
+      },
+      logger,
+      now: () => new Date(),
+    };
+    const rpc = serveRpc(bus, 'vault', vaultHandlers(deps, rewrapEnqueuer(bus)));
+    closables.push({ name: 'rpc', close: () => rpc.close() });
+    closables.push(startRewrapWorker(bus, deps));
+    closables.push(await startSweep(bus, deps, env.VAULT_SWEEP_INTERVAL_MS));
+    return closables;
   },
 });

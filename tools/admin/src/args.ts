@@ -7,6 +7,7 @@ import {
   type RateLimitBudget,
   type Scope,
 } from '@svc/contracts';
+import { parseVaultArgs, VAULT_USAGE, type VaultArgs, VaultUsageError } from './vault-args';
 
 // Command-line parsing for `pnpm admin <command>`. Everything that can be checked without the
 // database is checked here, so mistakes exit 2 (usage) before any connection is made.
@@ -18,6 +19,7 @@ export const COMMAND_NAMES = [
   'set-balance',
   'set-spend-cap',
   'set-rate-limit',
+  'vault',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
@@ -90,6 +92,7 @@ export type AdminArgs =
   | SetBalanceArgs
   | SetSpendCapArgs
   | SetRateLimitArgs
+  | VaultArgs
   | HelpArgs;
 
 const USAGE: Record<CommandName, string> = {
@@ -113,6 +116,7 @@ const USAGE: Record<CommandName, string> = {
     "    the default. Not scaled by RATE_LIMIT_MULTIPLIER; in force within the gateways' API key cache age\n" +
     '    (API_KEY_CACHE_TTL_MS, 1 s). Prints\n' +
     '    {"client_id","rate_limits"}.',
+  vault: VAULT_USAGE,
 };
 
 export function usage(topic: CommandName | null = null): string {
@@ -356,6 +360,14 @@ function parseSetRateLimit(args: string[]): SetRateLimitArgs | HelpArgs {
   return { command: 'set-rate-limit', clientName, budget, limit: { quota: burst, windowSeconds } };
 }
 
+function parseVault(args: string[]): VaultArgs | HelpArgs {
+  try {
+    return parseVaultArgs(args) ?? { command: 'help', topic: 'vault' };
+  } catch (err) {
+    throw err instanceof VaultUsageError ? new UsageError(err.message, 'vault') : err;
+  }
+}
+
 const PARSERS: Record<CommandName, (args: string[]) => AdminArgs> = {
   'create-key': parseCreateKey,
   'list-keys': parseListKeys,
@@ -363,6 +375,7 @@ const PARSERS: Record<CommandName, (args: string[]) => AdminArgs> = {
   'set-balance': parseSetBalance,
   'set-spend-cap': parseSetSpendCap,
   'set-rate-limit': parseSetRateLimit,
+  vault: parseVault,
 };
 
 /** Parses argv (without node and script). Throws UsageError on any mistake. */

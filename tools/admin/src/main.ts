@@ -9,6 +9,8 @@ import { setRateLimit } from './commands/set-rate-limit';
 import { setSpendCap } from './commands/set-spend-cap';
 import { resolveDatabaseUrl } from './database-url';
 import { publishKeyRevoked, resolveBusSettings } from './revocation-event';
+import type { VaultArgs } from './vault-args';
+import { executeVault } from './vault-commands';
 
 // `pnpm admin <command>`: operator CLI. stdout carries exactly one JSON value per run (so it can be
 // piped into jq or a secret store); every message goes to stderr. Exit codes: 0 ok, 1 runtime
@@ -17,7 +19,7 @@ const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
 
-type CommandArgs = Exclude<AdminArgs, { command: 'help' }>;
+type CommandArgs = Exclude<AdminArgs, { command: 'help' } | VaultArgs>;
 
 // What a gateway that does not hear the event still guarantees (its API_KEY_CACHE_TTL_MS default).
 const AGE_BOUND = 'gateways refuse it within their API_KEY_CACHE_TTL_MS (default 1 s) anyway';
@@ -66,6 +68,15 @@ async function run(argv: readonly string[]): Promise<number> {
   if (args.command === 'help') {
     process.stdout.write(usage(args.topic));
     return EXIT_OK;
+  }
+
+  // The vault commands need no database: a keyring file, or the running vault over the bus.
+  if (args.command === 'vault') {
+    const result = await executeVault(args, process.env, process.cwd(), (line) =>
+      process.stderr.write(`admin: ${line}\n`),
+    );
+    process.stdout.write(`${JSON.stringify(result.output)}\n`);
+    return result.failed ? EXIT_FAILURE : EXIT_OK;
   }
 
   // process.env is read here (DATABASE_URL, else the launcher's <DATA_DIR>/runtime.json) and, for

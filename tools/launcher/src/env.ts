@@ -10,6 +10,7 @@ import {
   pathVar,
   port,
   redisEnv,
+  vaultKeyringEnv,
 } from '@svc/config';
 import {
   DEFAULT_GATEWAY_PORT,
@@ -55,6 +56,9 @@ export const LauncherEnv = z.object({
   // Unset: <DATA_DIR>/bus-encryption-key, made on first start (local-secrets.ts). Checked here as
   // the services check it, so a bad one stops the start before any service crash-loops on it.
   BUS_ENCRYPTION_KEY: busEncryptionEnv.BUS_ENCRYPTION_KEY.optional(),
+  // Both unset: <DATA_DIR>/vault-keyring.json, made on first start (vault-keyring.ts); the vault
+  // alone gets them.
+  ...vaultKeyringEnv,
   // ms: how long a service has to exit after SIGTERM before it is SIGKILLed.
   LAUNCHER_STOP_TIMEOUT_MS: durationMs(10_000),
   // ms: the longest wait before restarting a crashed service (the delay doubles per crash in a row
@@ -82,6 +86,10 @@ export interface LauncherSettings {
   artifactLinkSecret: string | undefined;
   /** BUS_ENCRYPTION_KEY as the operator set it (checked), passed to every service as is. */
   busEncryptionKey: string | undefined;
+  /** VAULT_KEYRING (inline JSON) when the operator set it; checked by vault-keyring.ts. */
+  vaultKeyring: string | undefined;
+  /** VAULT_KEYRING_FILE when the operator set it (relative: to the workspace root). */
+  vaultKeyringFile: string | undefined;
   stopTimeoutMs: number;
   /** ms: the cap on the delay before a crashed service is restarted. */
   restartMaxDelayMs: number;
@@ -99,6 +107,11 @@ function healthPortsFrom(parsed: Record<string, unknown>): Record<ServiceName, n
     if (typeof value === 'number') ports[name] = value;
   }
   return ports;
+}
+
+/** An empty variable (`VAULT_KEYRING=` in a shell) counts as unset. */
+function blankToUndefined(text: string | undefined): string | undefined {
+  return text === undefined || text.trim() === '' ? undefined : text;
 }
 
 /**
@@ -119,6 +132,8 @@ export function loadLauncherSettings(rootDir: string, source: EnvSource = proces
     storageDir: env.STORAGE_DIR,
     artifactLinkSecret: env.ARTIFACT_LINK_SECRET,
     busEncryptionKey: env.BUS_ENCRYPTION_KEY === undefined ? undefined : source.BUS_ENCRYPTION_KEY,
+    vaultKeyring: blankToUndefined(env.VAULT_KEYRING),
+    vaultKeyringFile: env.VAULT_KEYRING_FILE,
     stopTimeoutMs: env.LAUNCHER_STOP_TIMEOUT_MS,
     restartMaxDelayMs: env.LAUNCHER_RESTART_MAX_DELAY_MS,
     workerRuntimes: env.WORKER_RUNTIMES,

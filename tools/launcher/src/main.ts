@@ -36,6 +36,7 @@ import { launcherLog, PrefixedOutput } from './output';
 import { waitUntilReady } from './readiness';
 import { DEFAULT_RESTART_POLICY } from './restart-policy';
 import { type ChildSpec, Supervisor } from './supervisor';
+import { prepareVaultKeyring } from './vault-keyring';
 import { chooseWorkerRuntimes } from './worker-runtimes';
 
 // Wide enough for the longest name, "orchestrator".
@@ -168,6 +169,7 @@ function childSpec(
   workerRuntimes: string | undefined,
   artifactLinkSecret: string,
   busEncryptionKey: string,
+  vaultKeyringFile: string | undefined,
 ): ChildSpec {
   const service = platformService(name);
   const env: NodeJS.ProcessEnv = {
@@ -181,6 +183,13 @@ function childSpec(
   if (service.database) env.DATABASE_URL = databaseUrl;
   if (service.objectStore) env.STORAGE_DIR = storageDir;
   if (name === 'uploads') env.ARTIFACT_LINK_SECRET = artifactLinkSecret;
+  // The vault's keys reach the vault only (an operator's VAULT_KEYRING included).
+  if (name === 'vault') {
+    if (vaultKeyringFile !== undefined) env.VAULT_KEYRING_FILE = vaultKeyringFile;
+  } else {
+    delete env.VAULT_KEYRING;
+    delete env.VAULT_KEYRING_FILE;
+  }
   // Every process on the bus seals and opens with the same key.
   env.BUS_ENCRYPTION_KEY = busEncryptionKey;
   delete env.PORT; // only the gateway's: set below, never inherited
@@ -194,6 +203,20 @@ function childSpec(
 async function startUp(): Promise<void> {
   refuseSecondLauncher();
   await checkPortsFree();
+  // Before PostgreSQL and Redis: a bad keyring stops the start with nothing to undo.
+  const keyring = prepareVaultKeyring({
+    inline: settings.vaultKeyring,
+    file: settings.vaultKeyringFile,
+    rootDir,
+    dataDir,
+  });
+  for (const warning of keyring.warnings) log.warn(warning);
+  if (keyring.created && keyring.file !== undefined) {
+    log.info(
+      `made the vault keyring ${shown(keyring.file)} (key version 1, mode 0600): back it up, ` +
+        'stored vault values cannot be read without it',
+    );
+  }
 
   const postgres = await ensurePostgres({
     databaseUrl: settings.databaseUrl,
@@ -231,7 +254,7 @@ async function startUp(): Promise<void> {
   const busKey = settings.busEncryptionKey ?? ensureBusEncryptionKey(busEncryptionKeyPath(dataDir));
   supervisor = new Supervisor(
     SERVICE_NAMES.map((name) =>
-      childSpec(name, postgres.url, redis.url, runtimes.runtimes, linkSecret, busKey),
+      childSpec(name, postgres.url, redis.url, runtimes.runtimes, linkSecret, busKey, keyring.file),
     ),
     {
       line: (name, stream, text) => output.line(name, stream, text),

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BalanceResponse, ListCapabilitiesResponse, usdFromMicros, WhoAmIResponse } from '@svc/contracts';
-import { readRuntimeInfo, runtimeInfoPath, SERVICE_NAMES, tcpAnswers } from '@svc/devstack';
+import { readRuntimeInfo, runtimeInfoPath, SERVICE_NAMES, tcpAnswers, vaultKeyringPath } from '@svc/devstack';
 import { pollUntil, type TestDatabase } from '@svc/testkit';
+import { loadKeyringFile } from '@svc/vault-crypto';
 import { DEV_BALANCE_MICROS, DEV_CLIENT_NAME, devKeyPath, readDevKey } from '../src/dev-key';
 import { isExecutableFile } from '../src/worker-runtimes';
 import {
@@ -96,6 +97,7 @@ afterAll(() => cleanUpLauncherSuite({ runs, ports, database, prefix, dataDir }))
 describe('pnpm start', () => {
   let run: LauncherRun;
   let apiKey: string;
+  let keyringText: string;
 
   it(
     'starts the platform: a ready gateway, a working 0600 dev key in DATA_DIR, the catalog, runtime.json',
@@ -139,17 +141,23 @@ describe('pnpm start', () => {
 
       expect(fs.existsSync(runtimeInfoPath(dataDir))).toBe(true);
       // What the launcher writes with an external PostgreSQL and Redis, all of it in DATA_DIR: the
-      // key, the artifact link secret and the bus encryption key (secrets too: 0600), runtime.json,
-      // and the object store.
+      // key, the artifact link secret, the bus encryption key and the vault keyring (secrets too:
+      // 0600), runtime.json, and the object store.
       expect(fs.readdirSync(dataDir).sort()).toEqual([
         'artifact-link-secret',
         'bus-encryption-key',
         'dev-key.json',
         'objects',
         'runtime.json',
+        'vault-keyring.json',
       ]);
       expect(fs.statSync(path.join(dataDir, 'artifact-link-secret')).mode & 0o777).toBe(0o600);
       expect(fs.statSync(path.join(dataDir, 'bus-encryption-key')).mode & 0o777).toBe(0o600);
+      const keyringFile = vaultKeyringPath(dataDir);
+      expect(fs.statSync(keyringFile).mode & 0o777).toBe(0o600);
+      expect(loadKeyringFile(keyringFile).keyring.versions).toEqual([1]);
+      expect(run.output).toContain(`made the vault keyring ${keyringFile} (key version 1, mode 0600)`);
+      keyringText = fs.readFileSync(keyringFile, 'utf8');
     },
     READY_TIMEOUT_MS + 30_000,
   );
@@ -181,6 +189,9 @@ describe('pnpm start', () => {
         `Development API key: saved in ${devKeyPath(dataDir)} (not shown again)`,
       );
       expect(second.output).not.toContain('shown once');
+      // The keyring is made once and never replaced: the stored vault values depend on it.
+      expect(second.output).not.toContain('made the vault keyring');
+      expect(fs.readFileSync(vaultKeyringPath(dataDir), 'utf8')).toBe(keyringText);
       expect(second.output).not.toContain(apiKey);
       expect((await get(`${gatewayUrl}/api/account/whoami`, apiKey)).status).toBe(200);
       expect(fs.existsSync(runtimeInfoPath(dataDir))).toBe(true);

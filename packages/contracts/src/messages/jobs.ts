@@ -119,4 +119,29 @@ export const platformJobs = {
     description:
       'Repeatable (uploads service): expires unused sessions, deletes unused uploads and expired artifacts.',
   },
+  /**
+   * Queue `jobs.vault.rewrap` (vault service, started by `pnpm admin vault rotate`): re-wraps every
+   * stored data key to `target_version`, in batches, each batch idempotent (rows not yet at the
+   * target), so a killed job resumes where it stopped. Never touches a value's ciphertext.
+   */
+  'vault.rewrap': {
+    payload: z.object({ target_version: z.number().int().min(1) }),
+    result: z.object({ rewrapped: z.number().int().min(0) }),
+    options: { ...transientRetry, ...retention },
+    description: "Vault: re-wraps every stored data key to the keyring's current version (resumable).",
+  },
+  /**
+   * Queue `jobs.vault.sweep`: a repeatable job (vault service) that expires pending extractions past
+   * their time (their candidates' ciphertexts deleted) and deletes filled documents past retention.
+   */
+  'vault.sweep': {
+    payload: z.object({}),
+    result: z.object({
+      expired_extractions: z.number().int().min(0),
+      deleted_documents: z.number().int().min(0),
+    }),
+    options: { attempts: 1, ...retention },
+    description:
+      'Repeatable (vault service): expires pending extractions, deletes filled documents past retention.',
+  },
 } as const satisfies Record<string, JobDefinition>;

@@ -159,6 +159,8 @@ export const RegisterArtifactsRequest = z.object({
   client_id: Uuid,
   run_id: Uuid,
   artifacts: z.array(ProducedArtifact).max(100),
+  /** Deleted then by the uploads cleanup (vault documents); absent: ARTIFACT_RETENTION_DAYS applies. */
+  expires_at: DateTime.optional(),
 });
 
 /**

@@ -18,6 +18,30 @@ import { Quote } from '../quote';
 import { RunRecord } from '../run';
 import { UploadId, UploadRecord } from '../uploads';
 import {
+  CreateExtractionRpc,
+  DeleteVaultFieldResponse,
+  DeleteVaultFieldRpc,
+  ExtractionResponse,
+  FillDocumentResponse,
+  FillDocumentRpc,
+  GetExtractionRpc,
+  GetVaultDocumentRpc,
+  ListExtractionsResponse,
+  ListExtractionsRpc,
+  ListVaultDocumentsResponse,
+  ListVaultDocumentsRpc,
+  ListVaultFieldsResponse,
+  ReviewExtractionResponse,
+  ReviewExtractionRpc,
+  SaveVaultFieldResponse,
+  SaveVaultFieldRpc,
+  VaultAuditResponse,
+  VaultAuditRpc,
+  VaultClientRequest,
+  VaultProfileResponse,
+  VaultRotationState,
+} from '../vault';
+import {
   CancelRunResult,
   CreateUploadSessionRequest,
   CreateUploadSessionResponse,
@@ -219,8 +243,80 @@ export const rpcCatalog = {
       description: "A run's artifacts with download links signed for the client.",
     },
   },
-  // Filled from a later issue; listed now so launchers and health probes can ping it.
-  vault: { ping },
+  /** Gateway → vault (spec §4.15-4.20) and the admin CLI's rotation commands. */
+  vault: {
+    ping,
+    profile: {
+      request: VaultClientRequest,
+      response: VaultProfileResponse,
+      description: "The client's vault at a glance: counts, common fields present or missing, key version.",
+    },
+    listFields: {
+      request: VaultClientRequest,
+      response: ListVaultFieldsResponse,
+      description: "The client's fields, masked.",
+    },
+    saveField: {
+      request: SaveVaultFieldRpc,
+      response: SaveVaultFieldResponse,
+      description: 'Validates, encrypts and stores a field (create, or update at the expected version).',
+    },
+    deleteField: {
+      request: DeleteVaultFieldRpc,
+      response: DeleteVaultFieldResponse,
+      description: 'Deletes a field with its data key.',
+    },
+    createExtraction: {
+      request: CreateExtractionRpc,
+      response: ExtractionResponse,
+      description: 'Reads a document and stores its candidates, encrypted, as a pending extraction.',
+    },
+    listExtractions: {
+      request: ListExtractionsRpc,
+      response: ListExtractionsResponse,
+      description: "The client's extractions, newest first, candidates masked.",
+    },
+    getExtraction: {
+      request: GetExtractionRpc,
+      response: ExtractionResponse,
+      description: 'One extraction of the client; 404 for anyone else.',
+    },
+    reviewExtraction: {
+      request: ReviewExtractionRpc,
+      response: ReviewExtractionResponse,
+      description: 'Applies approve/reject decisions at the expected version; approvals save fields.',
+    },
+    fillDocument: {
+      request: FillDocumentRpc,
+      response: FillDocumentResponse,
+      description: 'Fills a template with the allowed fields into a private document artifact.',
+    },
+    listDocuments: {
+      request: ListVaultDocumentsRpc,
+      response: ListVaultDocumentsResponse,
+      description: "The client's filled documents with fresh download links.",
+    },
+    getDocument: {
+      request: GetVaultDocumentRpc,
+      response: FillDocumentResponse,
+      description: 'One filled document with a fresh download link; 404 for anyone else.',
+    },
+    audit: {
+      request: VaultAuditRpc,
+      response: VaultAuditResponse,
+      description: "The client's audit trail of decryptions, newest first.",
+    },
+    rotationStatus: {
+      request: z.object({}),
+      response: VaultRotationState,
+      description: 'Keyring versions, data keys per version and the re-wrap job (admin CLI).',
+    },
+    startRotation: {
+      request: z.object({}),
+      response: VaultRotationState,
+      description: "Starts the re-wrap of every data key to the keyring's current version (admin CLI).",
+    },
+  },
 } as const satisfies Record<string, Record<string, RpcMethod> & { ping: RpcMethod }>;
 
 export type RpcCatalog = typeof rpcCatalog;

@@ -13,6 +13,7 @@ import { runOperations } from './run-operations';
 import { operationsByScope, scopeTableMarkdown } from './scope-table';
 import { systemOperations } from './system-operations';
 import { uploadOperations } from './upload-operations';
+import { vaultComponentSchemas, vaultOperations } from './vault-operations';
 
 /** Every REST operation. A new resource adds its `*-operations.ts` list here, nothing else. */
 export const apiOperations: readonly ApiOperation[] = [
@@ -22,6 +23,7 @@ export const apiOperations: readonly ApiOperation[] = [
   ...uploadOperations,
   ...artifactOperations,
   ...accountOperations,
+  ...vaultOperations,
   ...mcpOperations,
   ...systemOperations,
 ];
@@ -38,7 +40,7 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = apiOp
     paths[op.path] = item;
   }
   const schemas = Object.fromEntries(
-    Object.entries(componentSchemas).map(([name, c]) => [
+    Object.entries({ ...componentSchemas, ...vaultComponentSchemas }).map(([name, c]) => [
       name,
       // zod-openapi renders a component no operation uses on its output side unless told otherwise.
       c.io === 'input' ? c.schema.meta({ unusedIO: 'input' }) : c.schema,

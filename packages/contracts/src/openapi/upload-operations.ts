@@ -21,7 +21,9 @@ export const uploadOperations: readonly ApiOperation[] = [
       '`file_requirements` from describe and the platform ceiling (256 MiB), and answers the `upload_url`, ' +
       'the `method` and `headers` the PUT must carry, and the `upload_token` that authorizes it. The token ' +
       'is shown once, works for this upload only and until `expires_at` (15 minutes). Then PUT the bytes, ' +
-      'and pass `upload_id` (or `upload_ids`) in the input of quote and run (spec §4 rule 4).',
+      'and pass `upload_id` (or `upload_ids`) in the input of quote and run (spec §4 rule 4). For a vault ' +
+      'document or template, use the reserved slug `vault-document` (one PDF, text/plain, text/markdown or ' +
+      'text/html file of at most 10 MiB; see the vault operations).',
     tags: ['uploads'],
     auth: { kind: 'key', scopes: ['uploads:write'] },
     params: { path: CapabilitySlugParams },

@@ -10,6 +10,7 @@ import type { RequestSample } from '../../src/middleware/metrics';
 import { FakeOrchestrator } from './fake-orchestrator';
 import { FakeUploads } from './fake-uploads';
 import { type FakeUploadsData, startFakeUploadsData } from './fake-uploads-data';
+import { FakeVault } from './fake-vault';
 import { FakeWallet } from './fake-wallet';
 import { crtDescription, searchAnswer } from './fixtures';
 
@@ -69,6 +70,8 @@ export interface AppHarness {
   readonly uploads: FakeUploads;
   /** The loopback server standing in for the uploads service's internal port (UPLOADS_URL). */
   readonly uploadsData: FakeUploadsData;
+  /** The fake vault behind /api/vault (unless `overrides.vault` replaced it). */
+  readonly vault: FakeVault;
   /** The real RunWaiter over the fake orchestrator, fed its `run.finished` notifications. */
   readonly waiter: RunWaiter;
   fetch(path: string, init?: RequestInit): Promise<Response>;
@@ -91,6 +94,7 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
   const orchestrator = new FakeOrchestrator();
   const wallet = new FakeWallet();
   const uploads = new FakeUploads();
+  const vault = new FakeVault();
   const uploadsData = await startFakeUploadsData(uploads);
   const waiter = new RunWaiter({
     getRun: (clientId, runId) => orchestrator.getRun(clientId, runId),
@@ -135,6 +139,7 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
     wallet,
     orchestrator,
     uploads,
+    vault,
     uploadsData: { baseUrl: uploadsData.url, connectTimeoutMs: 1_000 },
     runWaiter: waiter,
     crtRunWaitMs: 5_000,
@@ -171,6 +176,7 @@ export async function startAppHarness(overrides: Partial<AppDeps> = {}): Promise
     wallet,
     uploads,
     uploadsData,
+    vault,
     waiter,
     fetch: (path, init) => fetch(`${url}${path}`, init),
     close: async () => {

@@ -21,7 +21,17 @@ export function artifactKeyPrefix(runId: string): string {
  */
 export async function registerArtifacts(
   deps: UploadsDeps,
-  request: { clientId: string; runId: string; artifacts: readonly ProducedArtifact[] },
+  request: {
+    clientId: string;
+    runId: string;
+    artifacts: readonly ProducedArtifact[];
+    /**
+     * When the artifacts are deleted, if sooner than ARTIFACT_RETENTION_DAYS allows: a filled vault
+     * document lives VAULT_DOCUMENT_RETENTION_HOURS (VG8). Set at the first registration; a repeated
+     * one does not move it.
+     */
+    expiresAt?: Date;
+  },
 ): Promise<number> {
   const prefix = artifactKeyPrefix(request.runId);
   for (const artifact of request.artifacts) {
@@ -31,8 +41,7 @@ export async function registerArtifacts(
     }
   }
   const now = nowOf(deps);
-  const days = deps.settings.artifactRetentionDays;
-  const expiresAt = days === undefined ? null : new Date(now.getTime() + days * DAY_MS);
+  const expiresAt = artifactExpiry(now, deps.settings.artifactRetentionDays, request.expiresAt);
   await deps.prisma.$transaction(async (tx) => {
     for (const artifact of request.artifacts) {
       await tx.$executeRaw`
@@ -49,6 +58,17 @@ export async function registerArtifacts(
     }
   });
   return request.artifacts.length;
+}
+
+/** The earlier of the retention's end (none when ARTIFACT_RETENTION_DAYS is unset) and the one asked for. */
+export function artifactExpiry(
+  now: Date,
+  retentionDays: number | undefined,
+  asked: Date | undefined,
+): Date | null {
+  const retained = retentionDays === undefined ? null : new Date(now.getTime() + retentionDays * DAY_MS);
+  if (asked === undefined) return retained;
+  return retained !== null && retained.getTime() < asked.getTime() ? retained : asked;
 }
 
 function toArtifact(row: ArtifactRow, baseUrl: string, link: SignedLink): Artifact {

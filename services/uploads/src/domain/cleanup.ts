@@ -1,5 +1,6 @@
 import type { Prisma } from '@svc/db';
 import { nowOf, type UploadsDeps } from './settings';
+import { SLUGS_NOT_KEPT_WHEN_USED } from './upload-targets';
 
 /** Rows handled per kind and pass: bounds one pass's work; the next pass (a minute later) goes on. */
 export const CLEANUP_BATCH = 500;
@@ -17,6 +18,7 @@ export interface CleanupResult {
  * - sessions still `pending` past `expires_at` → `expired`; so are `uploading` claims that are stale
  *   (older than UPLOAD_PUT_TIMEOUT_MS) and past `expires_at` (their PUT's process died);
  * - complete uploads no run used, past `delete_after` → `expired`, storage_key null, bytes deleted;
+ *   so are used uploads of a target not kept when used (vault documents, upload-targets.ts);
  * - artifacts past `expires_at` (ARTIFACT_RETENTION_DAYS) → bytes deleted, then the row.
  */
 export async function cleanupPass(deps: UploadsDeps): Promise<CleanupResult> {
@@ -53,15 +55,20 @@ async function expireSessions(deps: UploadsDeps, where: Prisma.UploadSessionWher
  * upload whose bytes are gone.
  */
 async function deleteUnusedUploads(deps: UploadsDeps, now: Date): Promise<number> {
+  const where: Prisma.UploadSessionWhereInput = {
+    status: 'complete',
+    deleteAfter: { lte: now },
+    OR: [{ usedByRunId: null }, { slug: { in: [...SLUGS_NOT_KEPT_WHEN_USED] } }],
+  };
   const due = await deps.prisma.uploadSession.findMany({
-    where: { status: 'complete', usedByRunId: null, deleteAfter: { lte: now } },
+    where,
     select: { id: true, storageKey: true },
     take: CLEANUP_BATCH,
   });
   let deleted = 0;
   for (const row of due) {
     const taken = await deps.prisma.uploadSession.updateMany({
-      where: { id: row.id, status: 'complete', usedByRunId: null, deleteAfter: { lte: now } },
+      where: { ...where, id: row.id },
       data: { status: 'expired', storageKey: null },
     });
     if (taken.count !== 1) continue;

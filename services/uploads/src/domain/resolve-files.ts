@@ -4,6 +4,7 @@ import { ConflictError, NotFoundError, ValidationError } from '@svc/errors';
 import { assertContentTypeAccepted, assertFileCount } from './file-requirements';
 import { nowOf, type UploadsDeps } from './settings';
 import { toResolvedFile } from './upload-record';
+import { fileRequirementsOf, keptWhenUsed } from './upload-targets';
 
 export interface ResolveFilesRequest {
   clientId: string;
@@ -20,11 +21,13 @@ export interface ResolveFilesRequest {
  * 409; expired or deleted 409; made for another capability 422 — then as a set against the
  * capability's file requirements (count 422, content types 422). With `runId` every upload is
  * marked used by that run (its bytes are kept from then on); a retry with the same run changes
- * nothing.
+ * nothing. A reserved target (upload-targets.ts) is checked against its own requirements; the vault
+ * passes its extraction or document id as `runId`, and a used vault document is still deleted at
+ * its retention (VG7).
  */
 export async function resolveFiles(deps: UploadsDeps, request: ResolveFilesRequest): Promise<ResolvedFile[]> {
   const { slug, uploadIds, clientId } = request;
-  const record = await deps.directory.describe(slug);
+  const requirements = await fileRequirementsOf(deps.directory, slug);
   const rows = await deps.prisma.uploadSession.findMany({ where: { id: { in: [...uploadIds] } } });
   const byId = new Map(rows.map((row) => [row.id, row]));
   const now = nowOf(deps);
@@ -45,7 +48,6 @@ export async function resolveFiles(deps: UploadsDeps, request: ResolveFilesReque
     files.push(file);
   }
 
-  const requirements = record.file_requirements;
   assertFileCount(slug, requirements, files.length);
   for (const file of files) {
     assertContentTypeAccepted(slug, requirements, file.content_type, `upload ${file.upload_id}`);
@@ -69,23 +71,28 @@ function usableFile(row: UploadSession, now: Date): ResolvedFile {
   return file;
 }
 
-/** A complete upload no run used whose retention is over: deleted now or at the next cleanup pass. */
+/**
+ * A complete upload whose retention is over, deleted now or at the next cleanup pass: one no run
+ * used, or one of a target whose uploads are not kept when used.
+ */
 function isDue(row: UploadSession, now: Date): boolean {
-  return row.usedByRunId === null && row.deleteAfter !== null && row.deleteAfter.getTime() <= now.getTime();
+  const retained = row.usedByRunId === null || !keptWhenUsed(row.slug);
+  return retained && row.deleteAfter !== null && row.deleteAfter.getTime() <= now.getTime();
 }
 
 function deleted(row: UploadSession): ConflictError {
   const at = row.deleteAfter === null ? '' : ` at ${row.deleteAfter.toISOString()}`;
-  return new ConflictError(
-    `upload ${row.id} was deleted${at}: no run used it within its retention; upload the file again`,
-  );
+  // A used upload of a target not kept when used (a vault document) ends with its retention too.
+  const why = row.usedByRunId === null ? 'no run used it within its retention' : 'its retention ended';
+  return new ConflictError(`upload ${row.id} was deleted${at}: ${why}; upload the file again`);
 }
 
 /**
  * Marks the uploads used by `runId` (used_by_run_id, used_at, delete_after = null), in one
  * transaction. Each update is conditional on the retention not having run out, so it cannot race
  * the cleanup pass: whichever of the two updates the row first wins, and the other changes nothing
- * (then this run gets the 409 of a deleted upload).
+ * (then this run gets the 409 of a deleted upload). An upload of a target not kept when used keeps
+ * its delete_after: the use is recorded, the retention stays.
  */
 async function markUsed(deps: UploadsDeps, rows: readonly UploadSession[], runId: string, now: Date) {
   const unused = rows.filter((row) => row.usedByRunId === null);
@@ -94,7 +101,7 @@ async function markUsed(deps: UploadsDeps, rows: readonly UploadSession[], runId
     for (const row of unused) {
       const marked = await tx.uploadSession.updateMany({
         where: { id: row.id, status: 'complete', usedByRunId: null, deleteAfter: { gt: now } },
-        data: { usedByRunId: runId, usedAt: now, deleteAfter: null },
+        data: { usedByRunId: runId, usedAt: now, ...(keptWhenUsed(row.slug) ? { deleteAfter: null } : {}) },
       });
       if (marked.count === 1) continue;
       // Another run may have marked it in the meantime (then it is kept: fine); else it was deleted.

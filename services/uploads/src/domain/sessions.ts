@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { UploadRecord, UploadSessionInput } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
-import { assertSessionAllowed } from './capability-gate';
 import { assertSessionFile } from './file-requirements';
 import { nowOf, type UploadsDeps } from './settings';
 import { toUploadRecord } from './upload-record';
+import { sessionRequirements } from './upload-targets';
 
 export interface CreateSessionRequest {
   clientId: string;
@@ -17,14 +17,13 @@ export interface CreateSessionRequest {
 /**
  * `POST /api/capabilities/{slug}/upload-session` (spec §4.6, rule 4; docs/decisions.md U1, U2):
  * describe the capability (404 unknown), refuse a blocked one (409) and a file it cannot take
- * (422), then store the session with the token's hash. The token itself never reaches this
+ * (422), then store the session with the token's hash. A reserved target (`vault-document`,
+ * upload-targets.ts) brings its own file requirements instead of a capability's. The token itself never reaches this
  * service: the gateway made it and keeps it to show the client once.
  */
 export async function createSession(deps: UploadsDeps, request: CreateSessionRequest): Promise<UploadRecord> {
   const { slug, input } = request;
-  const record = await deps.directory.describe(slug);
-  assertSessionAllowed(slug, record);
-  assertSessionFile(slug, record.file_requirements, input);
+  assertSessionFile(slug, await sessionRequirements(deps.directory, slug), input);
 
   const now = nowOf(deps);
   const row = await deps.prisma.uploadSession.create({

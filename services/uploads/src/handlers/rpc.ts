@@ -28,8 +28,13 @@ export function uploadsHandlers(deps: UploadsDeps): ServiceHandlers<PlatformCata
         ...(run_id === undefined ? {} : { runId: run_id }),
       }),
     }),
-    registerArtifacts: async ({ client_id, run_id, artifacts }) => ({
-      registered: await registerArtifacts(deps, { clientId: client_id, runId: run_id, artifacts }),
+    registerArtifacts: async ({ client_id, run_id, artifacts, expires_at }) => ({
+      registered: await registerArtifacts(deps, {
+        clientId: client_id,
+        runId: run_id,
+        artifacts,
+        ...(expires_at === undefined ? {} : { expiresAt: new Date(expires_at) }),
+      }),
     }),
     listArtifacts: async ({ client_id, run_id, base_url }) => ({
       artifacts: await listArtifacts(deps, { clientId: client_id, runId: run_id, baseUrl: base_url }),

@@ -205,6 +205,9 @@ export async function prepareLauncherSuite(label: string, prefix: string): Promi
     LOG_LEVEL: 'warn',
   };
   delete env.HEALTH_PORT;
+  // The launcher's own keyring in DATA_DIR, whatever the shell running the tests has set.
+  delete env.VAULT_KEYRING;
+  delete env.VAULT_KEYRING_FILE;
   return { database, dataDir, ports, gatewayUrl: `http://127.0.0.1:${port}`, env };
 }
 

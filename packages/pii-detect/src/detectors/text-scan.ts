@@ -1,6 +1,6 @@
 /**
  * Small character tests shared by the PII scanners. Every scanner works on UTF-16 indexes of the
- * input (what String indexing gives); redact-pii.ts converts them to code points at the end.
+ * input (what String indexing gives); callers convert them to code points (codePointOffsets).
  */
 
 /** A half-open range [start, end) of UTF-16 indexes. */

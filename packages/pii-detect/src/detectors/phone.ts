@@ -45,7 +45,7 @@ interface PhoneRun {
  * - a one-digit group only first (second after a `+` country code) or in parentheses
  *   ("1 800 555 0199", "+33 1 23 45 67 89", "+44 (0)20 …").
  *
- * Card numbers and IBANs are claimed before phones (redact-pii.ts), and a card number has 13-19
+ * Card numbers and IBANs are claimed before phones (scan-pii.ts), and a card number has 13-19
  * digits in a card's grouping, so most are not phone-shaped anyway.
  *
  * Linear: the scan reads each run once and resumes after it.

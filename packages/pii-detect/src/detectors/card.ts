@@ -53,7 +53,7 @@ const IIN_RANGES: readonly IinRange[] = [
 ];
 
 /** The network whose IIN range and length match `digits` (a string of 13-19 digits), or null. */
-function cardNetwork(digits: string): string | null {
+export function cardNetwork(digits: string): string | null {
   for (const iin of IIN_RANGES) {
     const prefix = Number(digits.slice(0, iin.digits));
     if (prefix >= iin.from && prefix <= iin.to && iin.lengths.includes(digits.length)) return iin.network;
@@ -61,8 +61,12 @@ function cardNetwork(digits: string): string | null {
   return null;
 }
 
-/** Luhn (ISO/IEC 7812-1): doubling every second digit from the right, the sum is a multiple of 10. */
-function passesLuhn(digits: string): boolean {
+/**
+ * Luhn (ISO/IEC 7812-1): doubling every second digit from the right, the sum is a multiple of 10.
+ * `digits` must be ASCII digits only (no spaces); anything else, or an empty string, is not valid.
+ */
+export function luhnValid(digits: string): boolean {
+  if (!/^[0-9]+$/.test(digits)) return false;
   let sum = 0;
   let double = false;
   for (let index = digits.length - 1; index >= 0; index -= 1) {
@@ -165,7 +169,7 @@ function longestCardFrom(
     if (last === undefined || wordCharAt(text, last.end) || !isCardShaped(text, groups, first, window))
       continue;
     const number = text.slice(start.start, last.end).replace(/[ -]/g, '');
-    if (passesLuhn(number) && cardNetwork(number) !== null) {
+    if (luhnValid(number) && cardNetwork(number) !== null) {
       return { span: { start: start.start, end: last.end }, next: first + count };
     }
   }

@@ -43,7 +43,7 @@ export function scanIbans(text: string): IbanScan {
       index += 4;
       continue;
     }
-    (isValidIban(candidate.chars) ? scan.valid : scan.invalid).push({ start: index, end: candidate.end });
+    (ibanValid(candidate.chars) ? scan.valid : scan.invalid).push({ start: index, end: candidate.end });
     index = candidate.end;
   }
   return scan;
@@ -104,11 +104,12 @@ function alnumEnd(text: string, from: number, limit: number): number {
 }
 
 /**
- * ISO 13616: the country's registered length, and mod 97 of the number made by moving the first
+ * Whether `chars` is a valid IBAN: compact (no spaces), upper case. ISO 13616: the country's
+ * registered length, and mod 97 of the number made by moving the first
  * four characters to the end and writing each letter as two digits (A = 10 … Z = 35) equals 1.
  * Computed digit by digit, so no big integers are needed.
  */
-function isValidIban(chars: string): boolean {
+export function ibanValid(chars: string): boolean {
   if (ibanLength(chars.slice(0, 2)) !== chars.length) return false;
   if (!/^[A-Z]{2}[0-9]{2}[A-Z0-9]+$/.test(chars)) return false;
   const rearranged = chars.slice(4) + chars.slice(0, 4);

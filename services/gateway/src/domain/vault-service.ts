@@ -1,0 +1,38 @@
+import type { RpcRequest, RpcResponse } from '@svc/contracts';
+
+/** `vault.saveField`: the field to save (plaintext value), whose vault, and the API request's id. */
+export type SaveVaultField = RpcRequest<'vault', 'saveField'>;
+export type DeleteVaultField = RpcRequest<'vault', 'deleteField'>;
+export type CreateExtraction = RpcRequest<'vault', 'createExtraction'>;
+export type ListExtractions = RpcRequest<'vault', 'listExtractions'>;
+export type GetExtraction = RpcRequest<'vault', 'getExtraction'>;
+export type ReviewExtraction = RpcRequest<'vault', 'reviewExtraction'>;
+/** `base_url`: the gateway's public base, for the filled document's signed download link. */
+export type FillDocument = RpcRequest<'vault', 'fillDocument'>;
+export type ListVaultDocuments = RpcRequest<'vault', 'listDocuments'>;
+export type GetVaultDocument = RpcRequest<'vault', 'getDocument'>;
+export type VaultAudit = RpcRequest<'vault', 'audit'>;
+
+/**
+ * The vault service's RPC as the REST routes see it (main.ts adapts the `vault` RPC client; unit
+ * tests pass an in-memory fake). Every request names the client from the verified API key, never
+ * from the body (decisions VL1); writes and decryptions carry the API request's id for the audit
+ * trail. Answers carry masked values only (VL2). Errors are AppErrors and pass through unchanged: 404
+ * for an unknown or another client's field, extraction, upload or document (the same words), 409 for
+ * a stale version or an existing field, 422 for a value that fails its type's check (naming the field
+ * and the rule, never the value), 503 when the vault (or a service it calls) does not answer.
+ */
+export interface VaultService {
+  profile(clientId: string): Promise<RpcResponse<'vault', 'profile'>>;
+  listFields(clientId: string): Promise<RpcResponse<'vault', 'listFields'>>;
+  saveField(request: SaveVaultField): Promise<RpcResponse<'vault', 'saveField'>>;
+  deleteField(request: DeleteVaultField): Promise<RpcResponse<'vault', 'deleteField'>>;
+  createExtraction(request: CreateExtraction): Promise<RpcResponse<'vault', 'createExtraction'>>;
+  listExtractions(request: ListExtractions): Promise<RpcResponse<'vault', 'listExtractions'>>;
+  getExtraction(request: GetExtraction): Promise<RpcResponse<'vault', 'getExtraction'>>;
+  reviewExtraction(request: ReviewExtraction): Promise<RpcResponse<'vault', 'reviewExtraction'>>;
+  fillDocument(request: FillDocument): Promise<RpcResponse<'vault', 'fillDocument'>>;
+  listDocuments(request: ListVaultDocuments): Promise<RpcResponse<'vault', 'listDocuments'>>;
+  getDocument(request: GetVaultDocument): Promise<RpcResponse<'vault', 'getDocument'>>;
+  audit(request: VaultAudit): Promise<RpcResponse<'vault', 'audit'>>;
+}

@@ -1,0 +1,44 @@
+import type { Artifact, ResolvedFile, RpcRequestInput } from '@svc/contracts';
+import type { Prisma, PrismaClient } from '@svc/db';
+import type { Logger } from '@svc/log';
+import type { ObjectStore } from '@svc/storage';
+import type { KeyEncryptionKeys } from '@svc/vault-crypto';
+
+/** A Prisma transaction (or the client itself): every domain write takes one. */
+export type VaultTx = Prisma.TransactionClient;
+
+/** The vault's tunables (env.ts), in the units the domain uses. */
+export interface VaultSettings {
+  /** ms a pending extraction (and its encrypted candidates) is kept (VAULT_EXTRACTION_TTL_HOURS). */
+  extractionTtlMs: number;
+  /** ms a filled document and its artifact are kept (VAULT_DOCUMENT_RETENTION_HOURS). */
+  documentRetentionMs: number;
+  /** Most fields one client may keep (VAULT_MAX_FIELDS_PER_CLIENT of the contracts). */
+  maxFieldsPerClient: number;
+}
+
+/**
+ * The uploads service as the vault needs it (`rpc.uploads`, adapters/uploads-port.ts): documents and
+ * templates are uploads of the `vault-document` target; filled documents are registered as artifacts
+ * (run_id = the document id) so they are listed and downloaded through client-bound signed links.
+ * Errors are the uploads service's AppErrors (404, 409, 422; 503 when it does not answer).
+ */
+export interface UploadsPort {
+  resolveFiles(request: RpcRequestInput<'uploads', 'resolveFiles'>): Promise<ResolvedFile[]>;
+  registerArtifacts(request: RpcRequestInput<'uploads', 'registerArtifacts'>): Promise<void>;
+  listArtifacts(request: RpcRequestInput<'uploads', 'listArtifacts'>): Promise<Artifact[]>;
+}
+
+/** What the vault's domain functions share. */
+export interface VaultDeps {
+  prisma: PrismaClient;
+  /** Key-encryption keys (the keyring handle's `keys`: always the latest good keyring file). */
+  keys: KeyEncryptionKeys;
+  /** Object storage (@svc/storage): uploaded documents/templates are read, filled documents written. */
+  store: ObjectStore;
+  uploads: UploadsPort;
+  settings: VaultSettings;
+  logger: Logger;
+  /** The clock; tests move it. */
+  now: () => Date;
+}
