@@ -3,7 +3,8 @@
 // date and the machine. Tune with BENCH_CONNECTIONS (32), BENCH_DURATION_S (10), BENCH_WARMUP_S (3),
 // BENCH_SCALE_JOBS (60: jobs per phase of `scale`). Issue 15's targets: `crt` (vs a bare BullMQ
 // round trip), `pii`, `whoami`, `mcp`, `scale` (1 vs 2 worker processes), `stored-runs` (1,000 vs
-// 1,000,000 stored runs); each prints its ratios beside the target.
+// 1,000,000 stored runs); each prints its ratios beside the target. Issue 16: `vault` (fields written and
+// listed per second beside the quote endpoint; fill-document p50/p99, BENCH_VAULT_FILLS fills).
 import { findWorkspaceRoot, prepareIntegrationStack } from '@svc/devstack';
 import { benchCatalog } from './catalog';
 import { benchCrt } from './crt';
@@ -15,6 +16,7 @@ import { benchRateLimit } from './rate-limit';
 import { benchScale } from './scale';
 import { benchStoredRuns } from './stored-runs';
 import { benchUploads } from './uploads';
+import { benchVault } from './vault';
 import { benchWhoami } from './whoami';
 
 const scenarios: Record<string, (options: LoadOptions) => Promise<void>> = {
@@ -28,6 +30,7 @@ const scenarios: Record<string, (options: LoadOptions) => Promise<void>> = {
   whoami: benchWhoami,
   scale: benchScale,
   'stored-runs': benchStoredRuns,
+  vault: benchVault,
 };
 
 function intFromEnv(name: string, fallback: number): number {

@@ -142,6 +142,11 @@ export interface JobContext {
   started: number;
   /** Aborted when the worker is closing or the job is cancelled: stop cooperatively. */
   signal: AbortSignal;
+  /**
+   * Reports progress on the BullMQ job (`job.progress`: what Bull Board and `getJob` show); a number
+   * or a small object of counts, never client data (it is not sealed).
+   */
+  progress(value: number | Record<string, number>): Promise<void>;
 }
 
 /** Handles the jobs of one definition (e.g. `JobHandler<JobCatalog['wallet.settle']>`). */
@@ -204,6 +209,7 @@ export function processJobs<C extends BusCatalog, N extends JobNameOf<C>>(
       attempt: job.attemptsMade + 1,
       started: Math.max(1, job.attemptsStarted),
       signal: signal ?? new AbortController().signal,
+      progress: (value) => job.updateProgress(value),
     };
     const result = safeParseWith<C['jobs'][N]['result']>(
       definition.result,

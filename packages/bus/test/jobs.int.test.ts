@@ -56,6 +56,25 @@ describe('typed job queues', () => {
     }
   });
 
+  it("records a handler's progress on its job", async () => {
+    await enqueueJob(bus, 'system.echo', { message: 'progress' }, { jobId: 'echo-progress' });
+    let done = false;
+    const processor = processJobs(bus, 'system.echo', async ({ message }, { progress }) => {
+      await progress({ rewrapped: 3 });
+      done = true;
+      return { message };
+    });
+    const queue = new Queue(jobQueueName('system.echo'), { connection: { url: redisUrl }, prefix });
+    try {
+      await pollUntil(() => done);
+      await pollUntil(async () => (await queue.getJob('echo-progress'))?.finishedOn !== undefined);
+      expect((await queue.getJob('echo-progress'))?.progress).toEqual({ rewrapped: 3 });
+    } finally {
+      await queue.close();
+      await processor.close();
+    }
+  });
+
   it('rejects an invalid payload or job id before enqueueing', async () => {
     // @ts-expect-error message must be a string
     await expect(enqueueJob(bus, 'system.echo', { message: 42 })).rejects.toThrow(TypeError);

@@ -12,7 +12,7 @@ export const VaultAuditEvent = z.object({
   event_id: z.string(),
   at: DateTime,
   purpose: VaultAuditPurpose,
-  /** The field (fill) or the candidate's proposed field (approve). */
+  /** The field filled (fill), or the field the approved value was saved as (approve). */
   field: VaultFieldName,
   /** Key-encryption key version that unwrapped the value's data key. */
   key_version: z.number().int().min(1),

@@ -37,8 +37,14 @@ export function startRewrapWorker(
     'vault.rewrap',
     async ({ target_version: target }, context) => {
       try {
+        // BullMQ job progress as well as the rotations row: this attempt's counts so far.
+        let rewrapped = 0;
         const outcome = await runRewrap(deps, target, {
           signal: context.signal,
+          onBatch: async (batch) => {
+            rewrapped += batch.rewrapped;
+            await context.progress({ target_version: target, rewrapped });
+          },
           ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
         });
         if (outcome.state === 'superseded') {
