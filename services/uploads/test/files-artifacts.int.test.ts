@@ -22,29 +22,14 @@ afterAll(async () => {
 });
 
 /** A complete upload of `bytes` for `owner`, through the real PUT. */
-async function completeUpload(
+function completeUpload(
   slug: string,
   filename: string,
   contentType: string,
   bytes: Buffer,
   owner = client,
 ): Promise<string> {
-  const { uploadId, token } = await h.session(owner, slug, {
-    filename,
-    content_type: contentType,
-    size_bytes: bytes.length,
-  });
-  const answer = await rawRequest(`${h.server.url}/internal/uploads/${uploadId}`, {
-    method: 'PUT',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': contentType,
-      'content-length': String(bytes.length),
-    },
-    chunks: [bytes],
-  });
-  expect(answer.status).toBe(200);
-  return uploadId;
+  return h.completeUpload(owner, slug, { filename, contentType, bytes });
 }
 
 function resolve(slug: string, uploadIds: string[], runId?: string, owner = client) {

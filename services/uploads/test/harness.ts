@@ -103,6 +103,12 @@ export interface Harness {
     slug: string,
     input: { filename: string; content_type: string; size_bytes: number },
   ): Promise<{ uploadId: string; token: string }>;
+  /** A session of `slug` for `clientId` and its PUT of `bytes` (must answer 200): the upload id. */
+  completeUpload(
+    clientId: string,
+    slug: string,
+    file: { filename: string; contentType: string; bytes: Buffer },
+  ): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -150,6 +156,20 @@ export async function startHarness(settings: Partial<UploadSettings> = {}): Prom
   const uploads = createRpcClient(bus, 'uploads', { timeoutMs: 10_000 });
   const tokens: string[] = [];
 
+  const session: Harness['session'] = async (clientId, slug, input) => {
+    // As the gateway does: the token is made here, only its hash goes to the service.
+    const token = generateUploadToken();
+    const created = await uploads.call('createSession', {
+      client_id: clientId,
+      slug,
+      input,
+      client_type: 'api',
+      token_sha256: uploadTokenHash(token).toString('hex'),
+    });
+    tokens.push(token);
+    return { uploadId: created.upload.upload_id, token };
+  };
+
   return {
     db,
     bus,
@@ -160,18 +180,24 @@ export async function startHarness(settings: Partial<UploadSettings> = {}): Prom
     uploads,
     server,
     tokens,
-    async session(clientId, slug, input) {
-      // As the gateway does: the token is made here, only its hash goes to the service.
-      const token = generateUploadToken();
-      const created = await uploads.call('createSession', {
-        client_id: clientId,
-        slug,
-        input,
-        client_type: 'api',
-        token_sha256: uploadTokenHash(token).toString('hex'),
+    session,
+    async completeUpload(clientId, slug, { filename, contentType, bytes }) {
+      const { uploadId, token } = await session(clientId, slug, {
+        filename,
+        content_type: contentType,
+        size_bytes: bytes.length,
       });
-      tokens.push(token);
-      return { uploadId: created.upload.upload_id, token };
+      const answer = await rawRequest(`${server.url}/internal/uploads/${uploadId}`, {
+        method: 'PUT',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': contentType,
+          'content-length': String(bytes.length),
+        },
+        chunks: [bytes],
+      });
+      if (answer.status !== 200) throw new Error(`PUT of ${filename} answered ${answer.status}`);
+      return uploadId;
     },
     async close() {
       await server.close();

@@ -5,7 +5,7 @@ import { putMeasured } from '@svc/storage';
 import { listArtifacts, registerArtifacts } from '../src/domain/artifacts';
 import { cleanupPass } from '../src/domain/cleanup';
 import { makePdf } from './fixtures';
-import { type Harness, newClientId, rawRequest, startHarness } from './harness';
+import { type Harness, newClientId, startHarness } from './harness';
 
 // The reserved upload target `vault-document` (decisions VL3, VG7) on real PostgreSQL, Redis and the
 // internal HTTP server: sessions without a registry entry (the fake registry has none), the PUT,
@@ -24,23 +24,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function completeUpload(slug: string, filename: string, contentType: string, bytes: Buffer) {
-  const { uploadId, token } = await h.session(client, slug, {
-    filename,
-    content_type: contentType,
-    size_bytes: bytes.length,
-  });
-  const answer = await rawRequest(`${h.server.url}/internal/uploads/${uploadId}`, {
-    method: 'PUT',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': contentType,
-      'content-length': String(bytes.length),
-    },
-    chunks: [bytes],
-  });
-  expect(answer.status).toBe(200);
-  return uploadId;
+function completeUpload(slug: string, filename: string, contentType: string, bytes: Buffer) {
+  return h.completeUpload(client, slug, { filename, contentType, bytes });
 }
 
 function resolve(slug: string, uploadIds: string[], runId?: string) {

@@ -1,27 +1,7 @@
-/**
- * Field types of the vault's catalog (contracts `VaultFieldType`), spelled out here so this
- * package stays dependency-free; the vault checks each candidate's type against its own enum.
- */
-export type CandidateType =
-  | 'given_name'
-  | 'middle_name'
-  | 'family_name'
-  | 'full_name'
-  | 'email'
-  | 'phone'
-  | 'date_of_birth'
-  | 'address_line'
-  | 'postal_code'
-  | 'city'
-  | 'region'
-  | 'country'
-  | 'iban'
-  | 'payment_card'
-  | 'national_id'
-  | 'passport_number'
-  | 'tax_id'
-  | 'company'
-  | 'free_text';
+import type { VaultFieldType } from '@svc/contracts';
+
+/** A candidate's type is a vault field type (contracts `VaultFieldType`: one list for both). */
+export type CandidateType = VaultFieldType;
 
 /** A proposed vault field, found in one page of a document. */
 export interface Candidate {

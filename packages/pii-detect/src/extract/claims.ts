@@ -1,3 +1,4 @@
+import { VAULT_FIELD_TYPES } from '@svc/contracts';
 import type { CandidateType } from './candidate';
 
 /**
@@ -33,24 +34,4 @@ export class Claims {
 }
 
 const IGNORED = 255;
-const CLAIM_TYPES: readonly CandidateType[] = [
-  'given_name',
-  'middle_name',
-  'family_name',
-  'full_name',
-  'email',
-  'phone',
-  'date_of_birth',
-  'address_line',
-  'postal_code',
-  'city',
-  'region',
-  'country',
-  'iban',
-  'payment_card',
-  'national_id',
-  'passport_number',
-  'tax_id',
-  'company',
-  'free_text',
-];
+const CLAIM_TYPES: readonly CandidateType[] = VAULT_FIELD_TYPES;
