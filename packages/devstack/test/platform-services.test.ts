@@ -50,7 +50,11 @@ describe('platform services', () => {
 describe('what each service needs', () => {
   test('only the worker works without a database; uploads, the vault and the worker use object storage', () => {
     expect(SERVICE_NAMES.filter((name) => !platformService(name).database)).toEqual(['worker']);
-    expect(SERVICE_NAMES.filter((name) => platformService(name).objectStore)).toEqual(['uploads', 'vault', 'worker']);
+    expect(SERVICE_NAMES.filter((name) => platformService(name).objectStore)).toEqual([
+      'uploads',
+      'vault',
+      'worker',
+    ]);
   });
 
   test('a service listens on PORT or DATA_PORT only where the list gives it one', () => {

@@ -10,6 +10,7 @@ import { type Closable, defineService } from '@svc/service-kit';
 import { keyringFromEnv } from '@svc/vault-crypto';
 import { uploadsPort } from './adapters/uploads-port';
 import type { VaultDeps } from './domain/deps';
+import { preloadFillFonts } from './domain/fill';
 import { loadVaultEnv } from './env';
 import { startSweep } from './handlers/document-handlers';
 import { rewrapEnqueuer, startRewrapWorker } from './handlers/rewrap-job';
@@ -40,6 +41,9 @@ defineService({
       },
     );
     closables.push({ name: 'keyring watcher', close: () => keyring.close() });
+    // The fill's Unicode fonts (≈ 5 MB) parsed now: a missing font package fails the start, not a
+    // request, and the first fill does not pay ≈ 0.8 s.
+    preloadFillFonts();
     logger.info(
       { currentVersion: keyring.keys.currentVersion, keyVersions: keyring.keys.versions },
       'vault keyring loaded',
