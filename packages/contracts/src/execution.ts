@@ -67,3 +67,20 @@ export function blockedModeMessage(slug: string, rawStatus: string): string {
 export const RUN_STATES = ['queued', 'running', 'retrying', 'completed', 'failed', 'cancelled'] as const;
 export const RunState = z.enum(RUN_STATES);
 export type RunState = z.infer<typeof RunState>;
+
+/**
+ * Which states a run may move to from each state (spec §3; docs/architecture.md "A run's states";
+ * the orchestrator's claim and report rules, services/orchestrator/src/domain/transitions.ts): a
+ * claim moves a queued or retrying run to running; a retrying report applies only from running;
+ * completed, failed and cancelled apply from any non-final state (cancel of a queued run, a
+ * cooperative cancel of a running one); a final state is never left. A re-claim of a running run
+ * (a new attempt) stays running and is not listed. Published in the contract manifest.
+ */
+export const RUN_STATE_TRANSITIONS: Readonly<Record<RunState, readonly RunState[]>> = {
+  queued: ['running', 'completed', 'failed', 'cancelled'],
+  running: ['retrying', 'completed', 'failed', 'cancelled'],
+  retrying: ['running', 'completed', 'failed', 'cancelled'],
+  completed: [],
+  failed: [],
+  cancelled: [],
+};

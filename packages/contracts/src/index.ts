@@ -56,6 +56,20 @@ export {
   CrtRunResponse,
 } from './crt';
 export {
+  CONTRACT_DEPRECATIONS,
+  CONTRACT_ELEMENT_PREFIXES,
+  CONTRACT_HEADERS_MARKDOWN,
+  CONTRACT_VERSION_HEADER,
+  ContractDeprecation,
+  ContractDeprecations,
+  ContractElementId,
+  deprecationHeaderValue,
+  deprecationNotice,
+  replacementLabel,
+  sunsetHeaderValue,
+  utcDaySeconds,
+} from './deprecations';
+export {
   actionableRunStatus,
   blockedModeMessage,
   canQuoteAndRun,
@@ -64,6 +78,7 @@ export {
   effectiveRunStatus,
   MACHINE_RUN_STATUSES,
   MachineRunStatus,
+  RUN_STATE_TRANSITIONS,
   RUN_STATES,
   RunState,
 } from './execution';
@@ -89,6 +104,23 @@ export {
   UsageStatementResponse,
 } from './ledger';
 export { MCP_TOOL_NAMES, McpJsonRpcMessage, type McpToolName } from './mcp';
+export {
+  MCP_READ_ONLY,
+  MCP_TOOL_DESCRIPTORS,
+  McpArtifactsTool,
+  McpBalanceTool,
+  McpCancelTool,
+  McpClientTypeArg,
+  McpDescribeTool,
+  McpQuoteTool,
+  McpRunTool,
+  McpSearchTool,
+  McpSlugArg,
+  McpStatusTool,
+  type McpToolDescriptor,
+  type McpToolHints,
+  McpUploadSessionTool,
+} from './mcp-tools';
 export {
   type PlatformCatalog,
   type PlatformJobName,
@@ -165,7 +197,12 @@ export {
 export { MICROS_PER_USD, microsFromUsd, signedUsdFromMicros, usdFromMicros } from './money';
 export { SpendDiagnosticsQuery } from './openapi/account-operations';
 export { apiOperations, buildOpenApiDocument, type OpenApiDocument } from './openapi/document';
-export type { ApiOperation, ErrorStatus, HttpMethod } from './openapi/operation';
+export {
+  type ApiOperation,
+  ERROR_DESCRIPTIONS,
+  type ErrorStatus,
+  type HttpMethod,
+} from './openapi/operation';
 export { RunHeaders } from './openapi/quote-run-operations';
 export {
   isRateLimitBudget,

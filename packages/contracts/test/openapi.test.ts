@@ -73,6 +73,8 @@ describe('buildOpenApiDocument', () => {
         'get /healthz',
         'get /readyz',
         'get /openapi.json',
+        'get /contract/manifest.json',
+        'get /contract/changelog.json',
       ].sort(),
     );
     expect(new Set(apiOperations.map((op) => op.operationId)).size).toBe(apiOperations.length);
@@ -85,6 +87,8 @@ describe('buildOpenApiDocument', () => {
       '/healthz',
       '/readyz',
       '/openapi.json',
+      '/contract/manifest.json',
+      '/contract/changelog.json',
     ]) {
       expect({ p, security: operation(p).security }).toEqual({ p, security: [] });
     }

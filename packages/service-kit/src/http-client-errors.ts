@@ -56,7 +56,11 @@ function answerFor(code: string | undefined, headerLimit: number): ClientErrorAn
 }
 
 /** A complete HTTP/1.1 response (the socket has no ServerResponse to write it for us). */
-export function rawErrorResponse(status: number, message: string): string {
+export function rawErrorResponse(
+  status: number,
+  message: string,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): string {
   const body: ErrorResponse = { ok: false, error: message };
   const json = JSON.stringify(body);
   return [
@@ -65,6 +69,7 @@ export function rawErrorResponse(status: number, message: string): string {
     `Content-Length: ${Buffer.byteLength(json)}`,
     'Cache-Control: no-store',
     'X-Content-Type-Options: nosniff',
+    ...Object.entries(extraHeaders).map(([name, value]) => `${name}: ${value}`),
     'Connection: close',
     '',
     json,
@@ -91,9 +96,13 @@ function responseStarted(socket: Duplex): boolean {
  * closed, then cut after CLOSE_GRACE_MS (or when the client closes first). Cutting it at once, as
  * Node does, resets a connection whose client is still sending (the rest of a 100 KB URL), which can
  * lose the answer before the client reads it. Once answered, a socket's further parse errors (llhttp
- * repeats its error for every later chunk) are ignored.
+ * repeats its error for every later chunk) are ignored. `extraHeaders` go on every such answer (the
+ * gateway's `Svc-Contract-Version`).
  */
-export function answerClientErrors(server: Server): void {
+export function answerClientErrors(
+  server: Server,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): void {
   const answered = new WeakSet<Duplex>();
   server.on('clientError', (err: Error, socket: Duplex) => {
     if (answered.has(socket)) return;
@@ -108,6 +117,6 @@ export function answerClientErrors(server: Server): void {
     const timer = setTimeout(() => socket.destroy(), CLOSE_GRACE_MS);
     timer.unref();
     socket.once('close', () => clearTimeout(timer));
-    socket.end(rawErrorResponse(status, message));
+    socket.end(rawErrorResponse(status, message, extraHeaders));
   });
 }

@@ -21,6 +21,8 @@ export interface ListenHttpOptions {
   requestTimeoutMs: number;
   /** Name of the handle in shutdown logs; default `http`. */
   name?: string;
+  /** Headers of the answers Node's parser refuses before the app sees them (400, 408, 413, 431). */
+  clientErrorHeaders?: Readonly<Record<string, string>>;
 }
 
 // ms: while draining, how often keep-alive connections that have become idle are closed.
@@ -54,7 +56,7 @@ export function listenHttp(app: Express, options: ListenHttpOptions): Promise<Ht
     });
     server.requestTimeout = options.requestTimeoutMs;
     // Parser refusals (bad framing, a 100 KB URL, timeouts) answered as `{ok:false, error}`.
-    answerClientErrors(server);
+    answerClientErrors(server, options.clientErrorHeaders);
   });
 }
 

@@ -1,4 +1,9 @@
-import { buildOpenApiDocument, type ReadinessResponse } from '@svc/contracts';
+import {
+  buildOpenApiDocument,
+  CONTRACT_DEPRECATIONS,
+  type ContractDeprecation,
+  type ReadinessResponse,
+} from '@svc/contracts';
 import type { Logger } from '@svc/log';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
@@ -9,6 +14,7 @@ import type { VaultService } from './domain/vault-service';
 import { DEFAULT_CRT_RUN_WAIT_MS, DEFAULT_JSON_BODY_LIMIT, DEFAULT_MCP_RUN_WAIT_MS } from './env';
 import { mcpRouter } from './mcp/mcp-router';
 import type { KeyVerifier } from './middleware/auth';
+import { checkDeprecations, contractHeaders } from './middleware/contract-headers';
 import { errorHandler } from './middleware/errors';
 import { observeRequests, type RequestObserver } from './middleware/metrics';
 import { notFound } from './middleware/not-found';
@@ -22,6 +28,7 @@ import { accountRouter } from './routes/account';
 import { artifactDownloadRouter, runArtifactsRouter } from './routes/artifacts';
 import { capabilitiesRouter } from './routes/capabilities';
 import { capabilityRunsRouter } from './routes/capability-runs';
+import { type ContractFiles, contractRouter, readContractFiles } from './routes/contract';
 import { crtRunRouter } from './routes/crt-run';
 import { healthRouter } from './routes/health';
 import { openApiRouter } from './routes/openapi';
@@ -67,6 +74,8 @@ export interface AppDeps {
   readonly startedAt?: number;
   /** Defaults to buildOpenApiDocument(). */
   readonly openApiDocument?: object;
+  /** GET /contract/manifest.json and /contract/changelog.json; default: the committed files, read at start. */
+  readonly contractFiles?: ContractFiles;
   /** MCP_ALLOWED_HOSTS / MCP_ALLOWED_ORIGINS (decisions M3; unset: loopback + PUBLIC_BASE_URL). */
   readonly mcpAllowedHosts?: readonly string[] | undefined;
   readonly mcpAllowedOrigins?: readonly string[] | undefined;
@@ -76,19 +85,26 @@ export interface AppDeps {
   readonly rateLimiter?: GatewayRateLimiter;
   /** More mounts after the built-in ones (tests use it for a JSON-body route; none in production yet). */
   readonly extraRoutes?: (kit: RouteKit) => readonly RouteMount[];
+  /**
+   * Deprecated contract elements (element id → since, sunset, replacement, link); default
+   * CONTRACT_DEPRECATIONS (empty today). Checked here: a bad entry fails the start (decisions CD4).
+   */
+  readonly deprecations?: Readonly<Record<string, ContractDeprecation>>;
 }
 
 export const SERVICE_NAME = 'gateway';
 
 /**
  * The gateway's express app, with every dependency injected so tests build it without a network.
- * Order matters: request id first (every later line and error carries it), then metrics and the
+ * Order matters: the contract headers first (every answer carries Svc-Contract-Version), request id
+ * next (every later line and error carries it), then metrics and the
  * request log, security headers, the routers (JSON bodies are parsed per route: RouteKit.jsonBody),
  * and last 404 and the error mapper, which turns everything (ours, express's, body-parser's) into
  * an ErrorResponse.
  */
 export function createApp(deps: AppDeps): Express {
   const jsonBodyLimit = deps.jsonBodyLimit ?? DEFAULT_JSON_BODY_LIMIT;
+  const deprecations = checkDeprecations(deps.deprecations ?? CONTRACT_DEPRECATIONS);
   const kit = createRouteKit({
     keys: deps.keys,
     jsonBodyLimit,
@@ -99,6 +115,8 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
 
+  // First: Svc-Contract-Version (and a deprecated operation's headers) on every answer, errors too.
+  app.use(contractHeaders(deprecations));
   app.use(requestId);
   if (deps.observeRequest) app.use(observeRequests(deps.observeRequest));
   app.use(requestLog(deps.logger));
@@ -118,6 +136,7 @@ export function createApp(deps: AppDeps): Express {
       }),
     },
     { path: '/', router: openApiRouter(deps.openApiDocument ?? buildOpenApiDocument()) },
+    { path: '/', router: contractRouter(deps.contractFiles ?? readContractFiles()) },
     // Before the discovery router: `/crt/run` is a path of its own (spec §4.5), not a `/:slug`.
     {
       path: '/api/capabilities',
@@ -148,6 +167,7 @@ export function createApp(deps: AppDeps): Express {
         allowedOrigins: deps.mcpAllowedOrigins,
         publicBaseUrl: deps.publicBaseUrl,
         rateLimiter: deps.rateLimiter,
+        deprecations,
         services: {
           catalog: deps.catalog,
           wallet: deps.wallet,

@@ -1,6 +1,6 @@
 import { ApiKeyStore, KeyUseRecorder } from '@svc/auth';
 import { createRpcClient, readServiceReadiness, subscribeEvents } from '@svc/bus';
-import { platformCatalog, RPC_SERVICES } from '@svc/contracts';
+import { API_VERSION, CONTRACT_VERSION_HEADER, platformCatalog, RPC_SERVICES } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
 import { type Closable, defineService, listenHttp, readinessReporter } from '@svc/service-kit';
 import { createApp, SERVICE_NAME } from './app';
@@ -197,6 +197,8 @@ defineService({
       port: env.PORT,
       graceMs: Math.floor(env.SHUTDOWN_TIMEOUT_MS / 2),
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      // Node's own refusals (bad framing, a 100 KB URL, a timeout) carry the version too (spec §9.5).
+      clientErrorHeaders: { [CONTRACT_VERSION_HEADER]: API_VERSION },
     });
     closables.push(http);
     // Closed first (closables close in reverse): crt requests still waiting answer 202 with a

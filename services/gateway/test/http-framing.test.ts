@@ -62,7 +62,14 @@ describe('HTTP framing errors answered as {ok:false, error}', () => {
     app.all('/ping', (_req, res) => {
       res.json({ ok: true });
     });
-    http = await listenHttp(app, { port: 0, graceMs: 1_000, requestTimeoutMs: 10_000, name: 'test' });
+    http = await listenHttp(app, {
+      port: 0,
+      graceMs: 1_000,
+      requestTimeoutMs: 10_000,
+      name: 'test',
+      // As the gateway passes them (main.ts): every answer carries the contract version (spec §9.5).
+      clientErrorHeaders: { 'Svc-Contract-Version': '2026-08-restoration-local' },
+    });
     health = await startHealthServer({
       service: 'test',
       port: 0,
@@ -78,7 +85,9 @@ describe('HTTP framing errors answered as {ok:false, error}', () => {
   });
 
   it.each(MALFORMED)('listenHttp answers %s', async (_what, request, status, message) => {
-    expectErrorAnswer(await rawExchange(http.port, request), status, message);
+    const answer = await rawExchange(http.port, request);
+    expectErrorAnswer(answer, status, message);
+    expect(answer.headers['svc-contract-version']).toBe('2026-08-restoration-local');
   });
 
   it.each(MALFORMED)('the health server answers %s', async (_what, request, status, message) => {

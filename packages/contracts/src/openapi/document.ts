@@ -1,5 +1,6 @@
 import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { API_VERSION } from '../common';
+import { CONTRACT_HEADERS_MARKDOWN } from '../deprecations';
 import { JSON_INPUT_RULES_MARKDOWN } from '../json-limits';
 import { keepOpenObjectsOpen } from '../json-schema';
 import { accountOperations } from './account-operations';
@@ -60,6 +61,8 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = apiOp
           scopeTableMarkdown(operations),
           '## Input bounds',
           JSON_INPUT_RULES_MARKDOWN,
+          '## Versioning',
+          CONTRACT_HEADERS_MARKDOWN,
         ].join('\n\n'),
       },
       // Scope → operations that require it ("METHOD path"), generated from the operations.

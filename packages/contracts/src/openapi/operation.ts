@@ -35,7 +35,8 @@ export type ErrorStatus =
   | 503
   | 504;
 
-const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
+/** The generic meaning of each error status (an operation may say more in `errorNotes`). */
+export const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Malformed request (e.g. a body that is not JSON).',
   401: 'Missing, malformed, unknown or revoked API key.',
   402: 'Wallet or spend-cap hard stop: the message names the price and the limit.',

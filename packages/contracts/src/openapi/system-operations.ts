@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { HealthResponse, ReadinessResponse } from '../health';
 import type { ApiOperation } from './operation';
 
-/** Liveness, readiness and this document: public, never behind a key. */
+/** Liveness, readiness, this document and the contract files: public, never behind a key. */
 export const systemOperations: readonly ApiOperation[] = [
   {
     method: 'get',
@@ -52,6 +52,45 @@ export const systemOperations: readonly ApiOperation[] = [
     success: {
       status: 200,
       description: 'The machine-readable description of this interface.',
+      schema: z.record(z.string(), z.unknown()),
+    },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/contract/manifest.json',
+    operationId: 'contractManifest',
+    rateLimit: 'exempt',
+    summary: 'The contract manifest (spec §9.2)',
+    description:
+      'Every contract element of this interface version, sorted by id: REST endpoints, MCP tools, ' +
+      'execution modes, run states and their transitions, lifecycles, error statuses, scopes and limits, ' +
+      'each with its `deprecated` notice when it has one (`format`: `svc-contract-manifest/1`). The bytes ' +
+      "of the committed file; the strong ETag is their SHA-256 in hex, the changelog's newest `manifest_sha256`.",
+    tags: ['system'],
+    auth: { kind: 'public' },
+    success: {
+      status: 200,
+      description: 'contract/manifest.json.',
+      schema: z.record(z.string(), z.unknown()),
+    },
+    errors: [],
+  },
+  {
+    method: 'get',
+    path: '/contract/changelog.json',
+    operationId: 'contractChangelog',
+    rateLimit: 'exempt',
+    summary: 'The contract changelog (spec §9.3)',
+    description:
+      'Every contract change, oldest first, classified `additive`, `behavioral-risk` or `breaking`, with the ' +
+      'element ids it touches, its date and the SHA-256 of the manifest after it ' +
+      '(`format`: `svc-contract-changelog/1`).',
+    tags: ['system'],
+    auth: { kind: 'public' },
+    success: {
+      status: 200,
+      description: 'contract/changelog.json.',
       schema: z.record(z.string(), z.unknown()),
     },
     errors: [],

@@ -1,9 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { API_VERSION } from '@svc/contracts';
+import { API_VERSION, type ContractDeprecations } from '@svc/contracts';
 import type { Logger } from '@svc/log';
 import { type Request, Router } from 'express';
 import { authOf, type GatewayResponse } from '../locals';
@@ -17,6 +17,7 @@ import type { RouteKit } from '../route-kit';
 import { isJsonBody, readJsonRpcBody, wantsStream } from './json-rpc-body';
 import { JsonResponseTransport, plainJsonRpcRequest } from './json-transport';
 import { type McpOriginPolicy, mcpOriginGuard } from './origin-guard';
+import { listedTools } from './tool-deprecations';
 import { type McpServices, ToolCallRequest, type ToolContext } from './tool-kit';
 import { findTool, MCP_TOOL_LIST } from './tools';
 
@@ -47,6 +48,8 @@ export interface McpRouterOptions extends McpOriginPolicy {
   readonly services: McpServices;
   /** Rate limits (README "Rate limits"): spent per JSON-RPC message; none when omitted (tests). */
   readonly rateLimiter?: GatewayRateLimiter | undefined;
+  /** Checked deprecations (contract-headers.ts): deprecated tools say so in tools/list. */
+  readonly deprecations?: ContractDeprecations | undefined;
 }
 
 /**
@@ -55,7 +58,7 @@ export interface McpRouterOptions extends McpOriginPolicy {
  * JSON Schemas are made once at start-up rather than per stateless request, and a call validates
  * its arguments with the contracts so a bad one gets the REST 422 message (tool-kit.ts).
  */
-function requestServer(context: ToolContext, admission: McpAdmission): McpServer {
+function requestServer(context: ToolContext, admission: McpAdmission, tools: readonly Tool[]): McpServer {
   const mcp = new McpServer(
     { name: MCP_SERVER_NAME, version: API_VERSION },
     {
@@ -67,7 +70,7 @@ function requestServer(context: ToolContext, admission: McpAdmission): McpServer
   // McpServer merges `listChanged: true` over the option above (it expects registerTool, whose list
   // may change). Ours is fixed at start-up and a stateless server cannot notify anyway: say so.
   mcp.server.registerCapabilities({ tools: { listChanged: false } });
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...MCP_TOOL_LIST] }));
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools] }));
   // ToolCallRequest: arguments that are not an object are -32602, not -32603 (tool-kit.ts).
   mcp.server.setRequestHandler(ToolCallRequest, (request, extra) => {
     const tool = findTool(request.params.name);
@@ -124,6 +127,7 @@ async function answerAsJson(
  */
 export function mcpRouter(kit: RouteKit, options: McpRouterOptions): Router {
   const router = Router();
+  const tools = listedTools(MCP_TOOL_LIST, options.deprecations ?? {});
   const requireAuth = createRequireAuth(options.keys, MCP_REALM);
   // A key that does not verify spends from its address's budget (rate-limiter.ts).
   const requireKey = (options.rateLimiter?.guardAuth(requireAuth) ?? requireAuth)();
@@ -147,6 +151,7 @@ export function mcpRouter(kit: RouteKit, options: McpRouterOptions): Router {
             log: res.locals.log ?? options.logger,
           },
           admission,
+          tools,
         );
         // The common case (one request, answered as JSON) skips the SDK's HTTP transport; anything
         // else (batches, notifications, progress streams, bad headers) goes through it as before.

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import {
   CrtRunRequest,
-  IdempotencyKey,
   isTerminalRunState,
+  McpRunTool,
   type RunRecord,
-  RunRequest,
-  RunStartResponse,
+  type RunRequest,
 } from '@svc/contracts';
 import { toErrorResponse } from '@svc/errors';
 import { startCapabilityRun } from '../../domain/capability-runs';
@@ -16,18 +15,6 @@ import type { StartedRun } from '../../domain/run-orchestrator';
 import { waitForRun } from '../../domain/run-wait';
 import { parseRequest } from '../../middleware/validate';
 import { defineTool, NotedToolError, type ToolContext, type ToolExtra } from '../tool-kit';
-import { ClientTypeArg, SlugArg } from './args';
-
-const RunArgs = RunRequest.extend({
-  slug: SlugArg,
-  client_type: ClientTypeArg,
-  idempotency_key: IdempotencyKey.optional().describe(
-    'The Idempotency-Key of this logical run (8-190 characters of A-Z a-z 0-9 . _ : -). The same key with ' +
-      'the same request returns the original run instead of running again; reuse with another request ' +
-      'is refused. When omitted, the tool makes one up ("mcp-<uuid>") and says which in its answer: ' +
-      'pass that key again to retry safely.',
-  ),
-});
 
 /**
  * Progress notifications for a client that sent a progressToken (decisions M5): one per status
@@ -97,21 +84,7 @@ async function startAndWait(
 
 /** `svc_tool_run` = POST /api/capabilities/{slug}/run (crt: POST /api/capabilities/crt/run). */
 export const runTool = defineTool({
-  name: 'svc_tool_run',
-  title: 'Run a capability',
-  description:
-    'Step 4: runs a capability with exactly the input that was quoted. Paid capabilities need `quote_id` ' +
-    'from a svc_tool_quote made just before; free ones (crt) may omit it. describe_only, missing or ' +
-    'unknown machine_run_status is refused. Pass your own `idempotency_key` per logical run; if none is ' +
-    'given one is made up and returned in the answer. crt waits for its result; other runs return ' +
-    'at once (queued), or, when the request carries a progressToken, wait (25 s by default) ' +
-    'sending progress notifications. Then follow the run with svc_tool_status.',
-  scope: 'capabilities:run',
-  input: RunArgs,
-  output: RunStartResponse,
-  // Not idempotentHint: the same arguments without idempotency_key start a new run each call (a new
-  // made-up key); only a repeated key replays. A host must not retry it as if it were idempotent.
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  ...McpRunTool,
   call: async ({ idempotency_key, ...args }, context, extra) => {
     const madeUp = idempotency_key === undefined;
     const key = idempotency_key ?? `mcp-${randomUUID()}`;
