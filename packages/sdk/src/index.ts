@@ -1,0 +1,49 @@
+/**
+ * @svc/sdk: a TypeScript client of the capability service whose types and answer checks come from
+ * @svc/contracts, implementing the spec's client rules (README "SDK"; docs/decisions.md SK1-SK8).
+ */
+export {
+  type DownloadResult,
+  newIdempotencyKey,
+  type ProgressEvent,
+  type RunOptions,
+  runStatusOfDescribe,
+  type StartedRun,
+  SvcClient,
+  type SvcClientOptions,
+  type UploadFile,
+  type WaitOptions,
+} from './client';
+export {
+  ApiError,
+  ArtifactIntegrityError,
+  AuthenticationError,
+  BadRequestError,
+  CapabilityNotRunnableError,
+  ConflictError,
+  DeadlineExceededError,
+  errorForStatus,
+  InvalidResponseError,
+  NetworkError,
+  NotFoundError,
+  PaymentRequiredError,
+  PermissionDeniedError,
+  RateLimitError,
+  RunAbortedError,
+  ServiceUnavailableError,
+  SvcError,
+  UnknownRunStateError,
+  UploadRejectedError,
+  ValidationError,
+} from './errors';
+export {
+  backoffDelay,
+  DEFAULT_RETRY,
+  isRetryable,
+  MAX_RETRY_AFTER_MS,
+  parseRetryAfter,
+  RETRYABLE_STATUSES,
+  type RetryOptions,
+  retryDelay,
+} from './retry';
+export { isKnownRunState, isTerminalState, TERMINAL_STATES } from './states';

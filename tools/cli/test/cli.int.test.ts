@@ -1,0 +1,280 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from '@svc/testkit';
+import { corruptingProxy, jsonOf, onePagePdf, spawnSvc, svc } from './support';
+
+/**
+ * `svc` as a child process against the jest run's shared platform (gateway, registry, wallet,
+ * orchestrator, uploads, a node worker; no browser worker): the key by SVC_API_KEY or a config
+ * file, `--json` output and the exit codes of docs/decisions.md SC2.
+ */
+
+jest.setTimeout(180_000);
+
+const SCOPES = [
+  'capabilities:read',
+  'capabilities:quote',
+  'capabilities:run',
+  'uploads:write',
+  'artifacts:read',
+  'billing:read',
+];
+const tag = randomBytes(4).toString('hex');
+
+let stack: SharedTestStack;
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  stack = await sharedTestStack();
+  dir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
+  const key = await stack.createApiKey({ scopes: SCOPES, balanceUsd: '5' });
+  env = { HOME: dir, SVC_BASE_URL: stack.gatewayUrl, SVC_API_KEY: key.apiKey };
+}, SHARED_STACK_BEFORE_ALL_MS);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('svc against the platform', () => {
+  it('search and describe need no key; describe says whether a capability can be run', async () => {
+    const noKey = { HOME: dir, SVC_BASE_URL: stack.gatewayUrl };
+    const found = await svc(['search', 'redact', '--json'], noKey);
+    expect(found.code).toBe(0);
+    const slugs = (jsonOf(found).capabilities as Array<{ slug: string }>).map((c) => c.slug);
+    expect(slugs).toContain('pii-redact');
+
+    const human = await svc(['search', '--category', 'network', '--limit', '5'], noKey);
+    expect(human.code).toBe(0);
+
+    const described = await svc(['describe', 'pii-redact', '--json'], noKey);
+    expect(described.code).toBe(0);
+    expect(jsonOf(described)).toMatchObject({ ok: true, capability: { slug: 'pii-redact' } });
+
+    const whois = await svc(['describe', 'whois'], noKey);
+    expect(whois.code).toBe(0);
+    expect(whois.stdout).toMatch(/cannot be run/);
+
+    const unknown = await svc(['describe', `no-such-${tag}`, '--json'], noKey);
+    expect(unknown.code).toBe(5);
+    expect(jsonOf(unknown)).toMatchObject({ ok: false, status: 404, exit_code: 5 });
+  });
+
+  it('quotes, then runs pii-redact with --wait and --json (input from @file)', async () => {
+    const input = { text: `Mail jane.${tag}@example.com` };
+    const quoted = await svc(['quote', 'pii-redact', '--input', JSON.stringify(input), '--json'], env);
+    expect(quoted.code).toBe(0);
+    expect(jsonOf(quoted)).toMatchObject({ ok: true, quote: { slug: 'pii-redact' } });
+
+    const file = join(dir, 'input.json');
+    writeFileSync(file, JSON.stringify(input));
+    const ran = await svc(
+      ['run', 'pii-redact', '--input', '@input.json', '--wait', '--deadline', '60s', '--json'],
+      env,
+      {
+        cwd: dir,
+      },
+    );
+    expect(ran.code).toBe(0);
+    const record = jsonOf(ran);
+    expect(record).toMatchObject({ ok: true, status: 'completed', slug: 'pii-redact' });
+    expect(JSON.stringify(record.result)).not.toContain(`jane.${tag}@example.com`);
+    // Progress went to stderr as plain lines (not a terminal).
+    expect(ran.stderr).toMatch(/quoted \d/);
+    expect(ran.stderr).toContain(`run ${String(record.run_id)}: completed`);
+
+    const status = await svc(['status', String(record.run_id), '--json'], env);
+    expect(status.code).toBe(0);
+    expect(jsonOf(status)).toMatchObject({ run_id: record.run_id, status: 'completed' });
+    // Cancelling a finished run: 409, refused.
+    const cancel = await svc(['cancel', String(record.run_id), '--json'], env);
+    expect(cancel.code).toBe(3);
+    expect(jsonOf(cancel)).toMatchObject({ ok: false, status: 409, exit_code: 3 });
+  });
+
+  it('refuses a describe_only capability before any quote (exit 3)', async () => {
+    const quoted = await svc(['quote', 'whois', '--input', '{"domain":"example.com"}', '--json'], env);
+    expect(quoted.code).toBe(3);
+    expect(jsonOf(quoted)).toMatchObject({ ok: false, exit_code: 3, kind: 'CapabilityNotRunnableError' });
+    const ran = await svc(['run', 'whois', '--input', '{"domain":"example.com"}', '--wait'], env);
+    expect(ran.code).toBe(3);
+    expect(ran.stderr).toMatch(/describe_only/);
+  });
+
+  it('shows the balance and the usage statement', async () => {
+    const balance = await svc(['balance', '--json'], env);
+    expect(balance.code).toBe(0);
+    expect(jsonOf(balance)).toMatchObject({ ok: true, currency: 'USD' });
+    const human = await svc(['balance'], env);
+    expect(human.stdout).toMatch(/remaining/);
+    const usage = await svc(['usage', '--json'], env);
+    expect(usage.code).toBe(0);
+    expect(jsonOf(usage)).toMatchObject({ ok: true, totals: { runs: expect.any(Number) } });
+    const bad = await svc(['usage', '--from', 'yesterday'], env);
+    expect(bad.code).toBe(2);
+  });
+
+  it('uploads a PDF, runs pdf-extract-text on it and downloads the verified artifacts', async () => {
+    const pdf = join(dir, 'letter.pdf');
+    writeFileSync(pdf, onePagePdf(`Hello ${tag}`));
+    const uploaded = await svc(['upload', 'pdf-extract-text', 'letter.pdf'], env, { cwd: dir });
+    expect(uploaded.code).toBe(0);
+    const uploadId = uploaded.stdout.trim();
+    expect(uploadId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const ran = await svc(
+      ['run', 'pdf-extract-text', '--input', JSON.stringify({ upload_id: uploadId }), '--wait', '--json'],
+      env,
+    );
+    expect(ran.code).toBe(0);
+    const runId = String(jsonOf(ran).run_id);
+
+    const out = join(dir, 'out');
+    const listed = await svc(['artifacts', runId, '--download', out, '--json'], env);
+    expect(listed.code).toBe(0);
+    const manifest = jsonOf(listed) as {
+      artifacts: Array<{ name: string; sha256: string; size_bytes: number }>;
+      downloaded: Array<{ name: string; path: string; sha256: string }>;
+    };
+    expect(manifest.artifacts.length).toBeGreaterThan(0);
+    expect(manifest.downloaded.map((d) => d.name)).toEqual(manifest.artifacts.map((a) => a.name));
+    for (const artifact of manifest.artifacts) {
+      const bytes = readFileSync(join(out, artifact.name));
+      expect(bytes.length).toBe(artifact.size_bytes);
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(artifact.sha256);
+    }
+    const text = manifest.artifacts.find((a) => a.name.endsWith('.txt'));
+    if (text) expect(readFileSync(join(out, text.name), 'utf8')).toContain(tag);
+
+    // A download with a flipped byte is refused (exit 1) and nothing is left in DIR.
+    const proxy = await corruptingProxy(stack.gatewayUrl);
+    try {
+      const bad = join(dir, 'bad');
+      const corrupted = await svc(['artifacts', runId, '--download', bad, '--json'], {
+        ...env,
+        SVC_BASE_URL: proxy.url,
+      });
+      expect(corrupted.code).toBe(1);
+      expect(jsonOf(corrupted)).toMatchObject({ ok: false, exit_code: 1, kind: 'ArtifactIntegrityError' });
+      expect(readdirSync(bad)).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+
+    // A file describe rules out: refused before any byte is sent.
+    writeFileSync(join(dir, 'table.csv'), 'a,b\n1,2\n');
+    const refused = await svc(['upload', 'pdf-extract-text', join(dir, 'table.csv'), '--json'], env);
+    expect(refused.code).toBe(3);
+    expect(jsonOf(refused)).toMatchObject({ kind: 'UploadRejectedError' });
+  });
+
+  it('cancels a queued run; a --wait past its --deadline cancels the run on the server (exit 4)', async () => {
+    // html-to-pdf needs a browser worker, which the shared platform has none of: runs stay queued.
+    const started = await svc(
+      ['run', 'html-to-pdf', '--input', JSON.stringify({ html: `<p>${tag}</p>` })],
+      env,
+    );
+    expect(started.code).toBe(0);
+    const runId = started.stdout.trim();
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+    const cancelled = await svc(['cancel', runId, '--json'], env);
+    expect(cancelled.code).toBe(0);
+    expect(jsonOf(cancelled)).toMatchObject({ run_id: runId, status: 'cancelled' });
+
+    const waited = await svc(
+      [
+        'run',
+        'html-to-pdf',
+        '--input',
+        JSON.stringify({ html: `<p>${tag} 2</p>` }),
+        '--wait',
+        '--deadline',
+        '3s',
+        '--json',
+      ],
+      env,
+    );
+    expect(waited.code).toBe(4);
+    const error = jsonOf(waited);
+    expect(error).toMatchObject({ ok: false, exit_code: 4, kind: 'DeadlineExceededError' });
+    const status = await svc(['status', String(error.run_id), '--json'], env);
+    expect(jsonOf(status)).toMatchObject({ status: 'cancelled' });
+
+    const unknown = await svc(['status', randomUUID(), '--json'], env);
+    expect(unknown.code).toBe(5);
+  });
+
+  it('Ctrl-C during run --wait cancels the run on the server and exits 130', async () => {
+    const running = spawnSvc(
+      ['run', 'html-to-pdf', '--input', JSON.stringify({ html: `<p>${tag} 3</p>` }), '--wait'],
+      env,
+    );
+    const started = await running.stderrLine(/^run [0-9a-f-]{36} started/);
+    const runId = /^run ([0-9a-f-]{36})/.exec(started)?.[1] ?? '';
+    running.child.kill('SIGINT');
+    const result = await running.exit;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toMatch(/interrupted; cancelling/);
+    const status = await svc(['status', runId, '--json'], env);
+    expect(jsonOf(status)).toMatchObject({ run_id: runId, status: 'cancelled' });
+  });
+
+  it('takes the key from a config file only its owner can read; never from a flag', async () => {
+    const home = join(dir, 'home');
+    const configDir = join(home, '.config', 'svc');
+    mkdirSync(configDir, { recursive: true });
+    const config = join(configDir, 'config.json');
+    writeFileSync(config, JSON.stringify({ base_url: stack.gatewayUrl, api_key: env.SVC_API_KEY }));
+    chmodSync(config, 0o644);
+    const refused = await svc(['balance', '--json'], { HOME: home });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`chmod 600 '${config}'`);
+    expect(refused.stderr).not.toContain(env.SVC_API_KEY);
+
+    chmodSync(config, 0o600);
+    const ok = await svc(['balance', '--json'], { HOME: home });
+    expect(ok.code).toBe(0);
+
+    const noKey = await svc(['balance'], { HOME: dir, SVC_BASE_URL: stack.gatewayUrl });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toMatch(/SVC_API_KEY/);
+    const flag = await svc(['balance', '--api-key', 'x'], env);
+    expect(flag.code).toBe(2);
+
+    // svc login: the key from stdin into a mode-600 file.
+    const loginHome = join(dir, 'login-home');
+    const login = await svc(
+      ['login', '--base-url', stack.gatewayUrl],
+      { HOME: loginHome },
+      { stdin: `${env.SVC_API_KEY}\n` },
+    );
+    expect(login.code).toBe(0);
+    const afterLogin = await svc(['balance', '--json'], { HOME: loginHome });
+    expect(afterLogin.code).toBe(0);
+
+    const wrongKey = await svc(['balance', '--json'], { ...env, SVC_API_KEY: `svc_wrong_${tag}` });
+    expect(wrongKey.code).toBe(3);
+    expect(jsonOf(wrongKey)).toMatchObject({ status: 401 });
+  });
+
+  it('runs the contract checker (`svc contract check`)', async () => {
+    const checked = await svc(
+      [
+        'contract',
+        'check',
+        '--baseline',
+        'contract/manifest.json',
+        '--candidate',
+        'contract/manifest.json',
+        '--json',
+      ],
+      {},
+    );
+    expect(checked.code).toBe(0);
+    const usage = await svc(['contract', 'check'], {});
+    expect(usage.code).toBe(2);
+  });
+});

@@ -1,0 +1,171 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+export const ROOT = join(__dirname, '..', '..', '..');
+// The package's bin (tsx's require hook, resolved from tools/cli): works from any cwd, where
+// `node --import tsx` would look for tsx in the cwd.
+const BIN = join(ROOT, 'tools', 'cli', 'bin', 'svc.cjs');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `svc …` (tools/cli/bin/svc.cjs) as a child process, as a user runs it: the key and
+ * the platform by environment only, HOME a directory of the test's (no config file unless it writes
+ * one), no pnpm variables (INIT_CWD) from the jest run.
+ */
+export function svc(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  options: { cwd?: string; stdin?: string } = {},
+): Promise<CliResult> {
+  const childEnv = cliEnv(env);
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { cwd: options.cwd ?? ROOT, env: childEnv, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error !== null && typeof error.code !== 'number') {
+          reject(new Error(`svc ${args.join(' ')}: ${error.message}\n${stderr}`));
+          return;
+        }
+        resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+      },
+    );
+    child.stdin?.end(options.stdin ?? '');
+  });
+}
+
+function cliEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const childEnv: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/^(npm_|INIT_CWD$|SVC_|XDG_CONFIG_HOME$)/.test(name)) childEnv[name] = value;
+  }
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined) childEnv[name] = value;
+  }
+  childEnv.NO_COLOR = '1';
+  return childEnv;
+}
+
+/** A running `svc …` whose stderr lines can be awaited (for Ctrl-C tests). */
+export function spawnSvc(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+): { child: ChildProcess; stderrLine(pattern: RegExp): Promise<string>; exit: Promise<CliResult> } {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: cliEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    for (const waiter of [...waiters]) {
+      const line = stderr.split('\n').find((l) => waiter.pattern.test(l));
+      if (line !== undefined) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(line);
+      }
+    }
+  });
+  const exit = new Promise<CliResult>((resolve) => {
+    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr }));
+  });
+  return {
+    child,
+    exit,
+    stderrLine: (pattern) =>
+      new Promise((resolve) => {
+        const line = stderr.split('\n').find((l) => pattern.test(l));
+        if (line !== undefined) resolve(line);
+        else waiters.push({ pattern, resolve });
+      }),
+  };
+}
+
+/** stdout of a `--json` run: exactly one JSON value. */
+export function jsonOf(result: CliResult): Record<string, unknown> {
+  try {
+    return JSON.parse(result.stdout) as Record<string, unknown>;
+  } catch {
+    throw new Error(
+      `not one JSON value on stdout (exit ${result.code}):\n${result.stdout}\nstderr:\n${result.stderr}`,
+    );
+  }
+}
+
+/** A one-page PDF whose text layer is `text` (ASCII), with a correct cross-reference table. */
+export function onePagePdf(text: string): Buffer {
+  const content = `BT /F1 18 Tf 72 720 Td (${text.replace(/[()\\]/g, '')}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, index) => {
+    offsets.push(pdf.length);
+    pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}
+
+/**
+ * A loopback proxy in front of the gateway that flips one byte of every artifact download. The Host
+ * header passes unchanged, so the links the gateway hands out point back at the proxy.
+ */
+export async function corruptingProxy(target: string): Promise<{ url: string; close(): Promise<void> }> {
+  const upstream = new URL(target);
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    const corrupt = /^\/api\/artifacts\/[^/]+\/download/.test(path);
+    const forward = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path, headers: req.headers },
+      (answer) => {
+        if (!corrupt) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const body = Buffer.concat(chunks);
+          const middle = Math.floor(body.length / 2);
+          if (body.length > 0) body[middle] = (body[middle] ?? 0) ^ 0x01;
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(body);
+        });
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
