@@ -3,7 +3,13 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pollUntil, SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from '@svc/testkit';
+import {
+  onePagePdf,
+  pollUntil,
+  SHARED_STACK_BEFORE_ALL_MS,
+  type SharedTestStack,
+  sharedTestStack,
+} from '@svc/testkit';
 import {
   ArtifactIntegrityError,
   CapabilityNotRunnableError,
@@ -13,7 +19,7 @@ import {
   SvcClient,
   UploadRejectedError,
 } from '../src';
-import { FaultProxy, onePagePdf, spyFetch } from './support';
+import { FaultProxy, spyFetch } from './support';
 
 /**
  * The SDK against the jest run's shared platform (real gateway, registry, wallet, orchestrator,

@@ -47,6 +47,7 @@ export {
   startS3rver,
   type TestS3rver,
 } from './s3rver';
+export { onePagePdf } from './sample-pdf';
 export { SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from './shared-stack';
 export { type StackReplica, type StartTestStackOptions, startTestStack, type TestStack } from './stack';
 export type { StackApi } from './stack-api';

@@ -3,8 +3,8 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from '
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from '@svc/testkit';
-import { corruptingProxy, jsonOf, onePagePdf, spawnSvc, svc } from './support';
+import { onePagePdf, SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from '@svc/testkit';
+import { corruptingProxy, jsonOf, spawnSvc, svc } from './support';
 
 /**
  * `svc` as a child process against the jest run's shared platform (gateway, registry, wallet,
