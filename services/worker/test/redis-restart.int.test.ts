@@ -14,6 +14,7 @@ import { type PrivateRedis, pollUntil, startPrivateRedis, testBusEncryptionKeys 
 import { type AttemptPort, orchestratorAttempts } from '../src/adapters/orchestrator-attempts';
 import { ActiveRuns } from '../src/domain/capability/active-runs';
 import { capabilityJobHandler } from '../src/handlers/capability-job';
+import { OUTAGE_ASK_POLICIES } from './support/ask-policies';
 import { FakeOrchestrator } from './support/fake-orchestrator';
 
 // Redis down, then restarted empty, while a worker holds a finished run's result (issue 15): a Redis of this
@@ -77,11 +78,7 @@ beforeAll(async () => {
       ),
       logger,
       activeRuns: new ActiveRuns(),
-      ask: {
-        claim: { firstDelayMs: 50, maxDelayMs: 500, giveUpAfterMs: 30_000 },
-        final: { firstDelayMs: 50, maxDelayMs: 500, giveUpAfterMs: 120_000 },
-        retrying: { firstDelayMs: 50, maxDelayMs: 500, giveUpAfterMs: 5_000 },
-      },
+      ask: OUTAGE_ASK_POLICIES,
     },
     async (payload: { run_id: string }) => {
       executions.push(payload.run_id);

@@ -11,6 +11,7 @@ import {
 import { waitForReady } from '../src/adapters/redis-ready';
 import { ActiveRuns } from '../src/domain/capability/active-runs';
 import { capabilityJobHandler } from '../src/handlers/capability-job';
+import { OUTAGE_ASK_POLICIES } from './support/ask-policies';
 
 // A finished run's report survives the loss of its job (issue 15). Real orchestrator, registry and
 // wallet processes on PostgreSQL and Redis; the worker's capability job handler in this process
@@ -84,11 +85,7 @@ beforeAll(async () => {
       attempts: port,
       logger,
       activeRuns: new ActiveRuns(),
-      ask: {
-        claim: { firstDelayMs: 50, maxDelayMs: 500, giveUpAfterMs: 30_000 },
-        final: { firstDelayMs: 50, maxDelayMs: 500, giveUpAfterMs: 120_000 },
-        retrying: { firstDelayMs: 50, maxDelayMs: 500, giveUpAfterMs: 5_000 },
-      },
+      ask: OUTAGE_ASK_POLICIES,
     },
     async (payload: { run_id: string }) => {
       executions.push(payload.run_id);

@@ -180,6 +180,22 @@ async function withArmed(
   }
 }
 
+/** The client is told to retry with its key, never that the run failed: it may have been recorded. */
+function expectToldToRetry(answer: FetchResult): void {
+  expect({
+    status: answer.status,
+    retryAfter: answer.headers.get('retry-after'),
+    body: answer.json,
+  }).toEqual({
+    status: 503,
+    retryAfter: expect.stringMatching(/^\d+$/),
+    body: {
+      ok: false,
+      error: expect.stringMatching(/orchestrator.*may have been recorded.*same Idempotency-Key/),
+    },
+  });
+}
+
 it(
   'orchestrator.run-recorded: the run row is committed, then the orchestrator dies before the hold',
   async () => {
@@ -187,19 +203,7 @@ it(
     await withArmed('orchestrator', point, async (armed) => {
       const request = await quoteRun();
       const answer = await postRun(request);
-      // The client is told to retry, never that the run failed: it may have been recorded.
-      expect({
-        status: answer.status,
-        retryAfter: answer.headers.get('retry-after'),
-        body: answer.json,
-      }).toEqual({
-        status: 503,
-        retryAfter: expect.stringMatching(/^\d+$/),
-        body: {
-          ok: false,
-          error: expect.stringMatching(/orchestrator.*may have been recorded.*same Idempotency-Key/),
-        },
-      });
+      expectToldToRetry(answer);
       await expectCrashed(armed, point);
       // It died where the point says: the run is recorded, its hold not confirmed, nothing held yet.
       const recorded = await runRow(request.key);
@@ -223,18 +227,7 @@ it(
     await withArmed('orchestrator', point, async (armed) => {
       const request = await quoteRun();
       const answer = await postRun(request);
-      expect({
-        status: answer.status,
-        retryAfter: answer.headers.get('retry-after'),
-        body: answer.json,
-      }).toEqual({
-        status: 503,
-        retryAfter: expect.stringMatching(/^\d+$/),
-        body: {
-          ok: false,
-          error: expect.stringMatching(/orchestrator.*may have been recorded.*same Idempotency-Key/),
-        },
-      });
+      expectToldToRetry(answer);
       await expectCrashed(armed, point);
       const recorded = await runRow(request.key);
       expect(recorded).toMatchObject({ hold_pending: false, dispatches: 1, status: 'queued' });

@@ -1,4 +1,4 @@
-import { MANIFEST_FORMAT } from '../manifest-types';
+import { MANIFEST_FORMAT, type ManifestElement } from '../manifest-types';
 
 /**
  * The manifest as the checker reads it, validated strictly (§9.4 conservative): a checker that does
@@ -150,3 +150,29 @@ function checkDeprecation(value: Json, id: string): void {
     }
   }
 }
+
+// The checker's field table and the generator's element types (manifest-types.ts) describe one format:
+// this fails to compile when a field is added to one and not the other.
+type GeneratedFields<K extends ElementKind> = Exclude<
+  keyof Extract<ManifestElement, { kind: K }>,
+  'id' | 'kind' | 'deprecated'
+>;
+type CheckedFields<K extends ElementKind> =
+  | (typeof ELEMENT_KINDS)[K]['required'][number]
+  | (typeof ELEMENT_KINDS)[K]['optional'][number];
+type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const FIELD_TABLE_MATCHES_FORMAT: {
+  [K in ElementKind | ManifestElement['kind']]: K extends ElementKind
+    ? SameKeys<GeneratedFields<K>, CheckedFields<K>>
+    : false;
+} = {
+  rest_endpoint: true,
+  mcp_tool: true,
+  execution_mode: true,
+  run_state: true,
+  lifecycle: true,
+  error_status: true,
+  scope: true,
+  limit: true,
+};
+void FIELD_TABLE_MATCHES_FORMAT;
