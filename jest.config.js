@@ -4,6 +4,17 @@
 //    jest/integration-setup.ts makes sure PostgreSQL and Redis answer (starting embedded ones
 //    when nothing does) before any suite runs; each suite makes its own database and key prefix.
 const transform = {
+  // The dashboard's views are .tsx (preact JSX, automatic runtime, as tsconfig.base.json sets it).
+  '^.+\\.tsx$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic', importSource: 'preact' } },
+        target: 'es2023',
+      },
+    },
+  ],
   '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' } }],
 };
 const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/tools'];
