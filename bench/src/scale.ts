@@ -90,7 +90,8 @@ async function templateJob(stack: TestStack, db: Client, key: TestApiKey): Promi
   const put = await fetch(`${stack.gatewayUrl}${new URL(session.upload_url).pathname}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${session.upload_token}`, 'content-type': 'text/csv' },
-    body: csv,
+    // Node Buffers sit on an ArrayBuffer (never shared): the DOM BodyInit type (pulled in by preact's JSX types) wants that said.
+    body: csv as Uint8Array<ArrayBuffer>,
   });
   if (put.status !== 200) throw new Error(`scale: PUT ${put.status}: ${(await put.text()).slice(0, 300)}`);
   const input = { upload_id: session.upload_id };

@@ -214,7 +214,7 @@ async function uploadForm(stack: TestStack, apiKey: string, bytes: Buffer): Prom
   const put = await stack.fetch(new URL(url).pathname, {
     method: 'PUT',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/pdf' },
-    body: bytes,
+    body: bytes as Uint8Array<ArrayBuffer>,
   });
   if (put.status !== 200)
     throw new Error(`vault bench: PUT form answered ${put.status}: ${put.text.slice(0, 300)}`);

@@ -17,6 +17,16 @@ export interface CreateApiKeyInput {
   clientName: string;
   scopes: readonly string[];
   label?: string | null;
+  /** After this instant the key no longer verifies; null/absent: never expires. Must be in the future. */
+  expiresAt?: Date | null;
+}
+
+/** A key for an existing client (the dashboard's keys page). */
+export interface CreateClientApiKeyInput {
+  clientId: string;
+  scopes: readonly string[];
+  label?: string | null;
+  expiresAt?: Date | null;
 }
 
 export interface CreatedApiKey {
@@ -43,6 +53,8 @@ export interface LookedUpApiKey {
   /** auth.api_keys.id (not the key id): what `recordUse` takes. */
   id: string;
   lastUsedAt: Date | null;
+  /** When the key stops verifying (null: never): a cache must not serve it past this. */
+  expiresAt: Date | null;
   identity: VerifiedApiKey;
 }
 
@@ -55,6 +67,7 @@ export interface ApiKeyListing {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  expiresAt: Date | null;
 }
 
 export interface ApiKeyStoreOptions {
@@ -100,6 +113,7 @@ export class ApiKeyStore {
       throw new RangeError('a key needs at least one scope');
     }
     const label = input.label == null || input.label.trim() === '' ? null : cleanName(input.label, 'label');
+    const expiresAt = this.checkExpiry(input.expiresAt ?? null);
 
     for (let attempt = 1; ; attempt += 1) {
       const key = generateApiKey();
@@ -118,6 +132,7 @@ export class ApiKeyStore {
               secretHash: new Uint8Array(hashSecret(key.secret)),
               scopes,
               label,
+              expiresAt,
             },
           });
           const created: CreatedApiKey = { clientId: client.id, keyId: key.keyId, apiKey: key.apiKey };
@@ -133,10 +148,50 @@ export class ApiKeyStore {
   }
 
   /**
+   * Creates a key for an existing client (by id): the dashboard's keys page. Throws like `create`,
+   * and RangeError when the client does not exist or `expiresAt` is not in the future.
+   */
+  async createForClient(input: CreateClientApiKeyInput): Promise<CreatedApiKey> {
+    const scopes = parseScopes(input.scopes);
+    if (scopes.length === 0) {
+      throw new RangeError('a key needs at least one scope');
+    }
+    const label = input.label == null || input.label.trim() === '' ? null : cleanName(input.label, 'label');
+    const expiresAt = this.checkExpiry(input.expiresAt ?? null);
+    const client = await this.prisma.client.findUnique({
+      where: { id: input.clientId },
+      select: { id: true },
+    });
+    if (client === null) {
+      throw new RangeError('unknown client');
+    }
+    for (let attempt = 1; ; attempt += 1) {
+      const key = generateApiKey();
+      try {
+        await this.prisma.apiKey.create({
+          data: {
+            keyId: key.keyId,
+            clientId: client.id,
+            secretHash: new Uint8Array(hashSecret(key.secret)),
+            scopes,
+            label,
+            expiresAt,
+          },
+        });
+        return { clientId: client.id, keyId: key.keyId, apiKey: key.apiKey };
+      } catch (err) {
+        if (attempt >= CREATE_ATTEMPTS || !isUniqueViolation(err)) {
+          throw err;
+        }
+      }
+    }
+  }
+
+  /**
    * The identity behind a presented key, or null, and records the use (awaited). Malformed keys and
    * bad checksums are rejected before any lookup. For a well-formed key the secret is hashed and
    * compared in constant time whether or not the key id exists (a dummy digest stands in), so
-   * response time does not tell which key ids exist. Revoked keys verify as null.
+   * response time does not tell which key ids exist. Revoked and expired keys verify as null.
    * The gateway uses `lookup` (through VerifiedKeyCache) and records use in the background instead.
    */
   async verify(presented: string): Promise<VerifiedApiKey | null> {
@@ -158,7 +213,11 @@ export class ApiKeyStore {
       where: { keyId: parsed.keyId },
       include: { client: true },
     });
-    const live = row !== null && row.revokedAt === null ? row : null;
+    const nowMs = this.now().getTime();
+    const live =
+      row !== null && row.revokedAt === null && (row.expiresAt === null || row.expiresAt.getTime() > nowMs)
+        ? row
+        : null;
     const matches = digestsEqual(hashSecret(parsed.secret), live?.secretHash ?? null);
     if (live === null || !matches) {
       return null;
@@ -166,6 +225,7 @@ export class ApiKeyStore {
     return {
       id: live.id,
       lastUsedAt: live.lastUsedAt,
+      expiresAt: live.expiresAt,
       identity: {
         clientId: live.clientId,
         clientName: live.client.name,
@@ -198,6 +258,7 @@ export class ApiKeyStore {
         createdAt: true,
         lastUsedAt: true,
         revokedAt: true,
+        expiresAt: true,
         client: { select: { name: true } },
       },
       orderBy: [{ createdAt: 'asc' }, { keyId: 'asc' }],
@@ -211,7 +272,53 @@ export class ApiKeyStore {
       createdAt: row.createdAt,
       lastUsedAt: row.lastUsedAt,
       revokedAt: row.revokedAt,
+      expiresAt: row.expiresAt,
     }));
+  }
+
+  /**
+   * One client's keys, newest first, revoked and expired ones included (the page marks them). Never
+   * returns a secret or its hash.
+   */
+  async listForClient(clientId: string): Promise<ApiKeyListing[]> {
+    const rows = await this.prisma.apiKey.findMany({
+      where: { clientId },
+      select: {
+        keyId: true,
+        clientId: true,
+        scopes: true,
+        label: true,
+        createdAt: true,
+        lastUsedAt: true,
+        revokedAt: true,
+        expiresAt: true,
+        client: { select: { name: true } },
+      },
+      orderBy: [{ createdAt: 'desc' }, { keyId: 'asc' }],
+    });
+    return rows.map((row) => ({
+      clientId: row.clientId,
+      clientName: row.client.name,
+      keyId: row.keyId,
+      scopes: row.scopes,
+      label: row.label,
+      createdAt: row.createdAt,
+      lastUsedAt: row.lastUsedAt,
+      revokedAt: row.revokedAt,
+      expiresAt: row.expiresAt,
+    }));
+  }
+
+  /**
+   * Revokes one of a client's keys. False when the key is unknown, another client's (the caller
+   * answers 404 either way) or already revoked.
+   */
+  async revokeForClient(clientId: string, keyId: string): Promise<boolean> {
+    const { count } = await this.prisma.apiKey.updateMany({
+      where: { keyId, clientId, revokedAt: null },
+      data: { revokedAt: this.now() },
+    });
+    return count > 0;
   }
 
   /** Revokes a key by id. True if this call revoked it; false if unknown or already revoked. */
@@ -221,6 +328,15 @@ export class ApiKeyStore {
       data: { revokedAt: this.now() },
     });
     return count > 0;
+  }
+
+  /** null, or a date in the future (RangeError otherwise: a key born expired is a mistake). */
+  private checkExpiry(expiresAt: Date | null): Date | null {
+    if (expiresAt === null) return null;
+    if (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= this.now().getTime()) {
+      throw new RangeError('a key expiry must be in the future');
+    }
+    return expiresAt;
   }
 
   /**

@@ -134,6 +134,7 @@ describe('ApiKeyStore', () => {
         createdAt: expect.any(Date),
         lastUsedAt: null,
         revokedAt: expect.any(Date),
+        expiresAt: null,
       },
     ]);
     const all = await store.list();
@@ -197,6 +198,71 @@ describe('ApiKeyStore', () => {
       '2031-01-01T00:01:00.000Z',
       '2031-01-01T00:00:00.000Z',
     ]);
+  });
+
+  it('an expiring key verifies until its expiry, then never again; lookup carries the expiry', async () => {
+    let now = new Date('2032-01-01T00:00:00.000Z');
+    const clocked = new ApiKeyStore(prisma, { now: () => now });
+    const expiresAt = new Date('2032-01-02T00:00:00.000Z');
+    const created = await clocked.create({ clientName: 'expiring', scopes: ['billing:read'], expiresAt });
+    expect((await clocked.lookup(created.apiKey))?.expiresAt).toEqual(expiresAt);
+    now = new Date(expiresAt.getTime() - 1);
+    expect(await clocked.verify(created.apiKey)).not.toBeNull();
+    now = expiresAt;
+    expect(await clocked.verify(created.apiKey)).toBeNull();
+    expect(await clocked.lookup(created.apiKey)).toBeNull();
+    const listed = await clocked.list({ clientName: 'expiring' });
+    expect(listed.map((key) => key.expiresAt)).toEqual([expiresAt]);
+    // A key without an expiry says so.
+    const forever = await clocked.create({ clientName: 'expiring', scopes: ['billing:read'] });
+    expect((await clocked.lookup(forever.apiKey))?.expiresAt).toBeNull();
+    // A key cannot be born expired.
+    await expect(
+      clocked.create({
+        clientName: 'expiring',
+        scopes: ['billing:read'],
+        expiresAt: new Date(now.getTime()),
+      }),
+    ).rejects.toThrow('in the future');
+  });
+
+  it('per client: createForClient, listForClient (newest first) and revokeForClient refuse other clients', async () => {
+    const mine = await store.create({ clientName: 'per-client-a', scopes: ['capabilities:read'] });
+    const theirs = await store.create({ clientName: 'per-client-b', scopes: ['capabilities:read'] });
+    const expiresAt = new Date(Date.now() + 86_400_000);
+    const second = await store.createForClient({
+      clientId: mine.clientId,
+      scopes: ['capabilities:run', 'capabilities:read'],
+      label: ' dashboard ',
+      expiresAt,
+    });
+    expect(second.clientId).toBe(mine.clientId);
+    expect((await store.verify(second.apiKey))?.clientName).toBe('per-client-a');
+
+    const listed = await store.listForClient(mine.clientId);
+    expect(listed.map((key) => key.keyId)).toEqual([second.keyId, mine.keyId]);
+    expect(listed[0]).toMatchObject({
+      label: 'dashboard',
+      scopes: ['capabilities:run', 'capabilities:read'],
+      expiresAt,
+    });
+    expect(JSON.stringify(listed)).not.toContain(second.apiKey);
+
+    // Another client's key, an unknown key: false, and nothing changes.
+    expect(await store.revokeForClient(mine.clientId, theirs.keyId)).toBe(false);
+    expect(await store.verify(theirs.apiKey)).not.toBeNull();
+    expect(await store.revokeForClient(mine.clientId, 'nosuchkey')).toBe(false);
+    expect(await store.revokeForClient(mine.clientId, second.keyId)).toBe(true);
+    expect(await store.revokeForClient(mine.clientId, second.keyId)).toBe(false);
+    expect(await store.verify(second.apiKey)).toBeNull();
+    expect((await store.listForClient(mine.clientId))[0]?.revokedAt).not.toBeNull();
+
+    await expect(
+      store.createForClient({ clientId: mine.clientId, scopes: ['root'], label: null, expiresAt: null }),
+    ).rejects.toBeInstanceOf(UnknownScopeError);
+    await expect(
+      store.createForClient({ clientId: '00000000-0000-4000-8000-000000000000', scopes: ['billing:read'] }),
+    ).rejects.toThrow('unknown client');
   });
 
   it('never stores the secret: no text or bytea column of auth.* contains it', async () => {

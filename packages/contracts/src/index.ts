@@ -169,6 +169,10 @@ export {
   CancelRunResult,
   CreateUploadSessionRequest,
   CreateUploadSessionResponse,
+  DAILY_SPEND_MAX_DAYS,
+  DailySpendDay,
+  DailySpendRequest,
+  DailySpendResponse,
   HoldForRunRequest,
   HoldForRunResponse,
   IssueQuoteRequest,
@@ -238,6 +242,23 @@ export {
   RunStatusResponse,
   TERMINAL_RUN_STATES,
 } from './run';
+export {
+  ListRunsQuery,
+  type ListRunsQueryInput,
+  ListRunsResponse,
+  RUN_LIST_DEFAULT_LIMIT,
+  RUN_LIST_MAX_LIMIT,
+  RUN_TIMELINE_EVENTS,
+  RunCountsRequest,
+  RunCountsResponse,
+  RunListCursor,
+  RunSummary,
+  RunTimelineEvent,
+  RunTimelineEventKind,
+  RunTimelineRequest,
+  RunTimelineResponse,
+} from './run-list';
+export { SCOPE_DOCS } from './scope-docs';
 export {
   ContentType,
   CSV_DELIMITERS,

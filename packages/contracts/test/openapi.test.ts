@@ -45,6 +45,7 @@ describe('buildOpenApiDocument', () => {
         'post /api/capabilities/{slug}/quote',
         'post /api/capabilities/{slug}/run',
         'post /api/capabilities/crt/run',
+        'get /api/capability-runs',
         'get /api/capability-runs/{run_id}',
         'post /api/capability-runs/{run_id}/cancel',
         'get /api/capability-runs/{run_id}/receipt',

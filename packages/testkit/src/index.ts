@@ -9,6 +9,12 @@ export { SERVICE_NAMES, type ServiceName, type ServicePorts } from '@svc/devstac
 export { type CreateApiKeyOptions, type TestApiKey, usdToMicros } from './api-keys';
 export type { ExitStatus } from './child-service';
 export {
+  type AccountDatabase,
+  type CreateTestAccountOptions,
+  createTestAccount,
+  type TestAccount,
+} from './dashboard-accounts';
+export {
   type ExecutionProbeOptions,
   executionProbe,
   type RunExecutions,

@@ -7,6 +7,8 @@ import {
 import type { Logger } from '@svc/log';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import type { DashboardOptions } from './dashboard/ports';
+import { dashboardErrorPage, dashboardRouter } from './dashboard/router';
 import type { RunOrchestrator } from './domain/run-orchestrator';
 import type { RunWaiting } from './domain/run-waiter';
 import type { UploadsService } from './domain/uploads-service';
@@ -83,6 +85,11 @@ export interface AppDeps {
   readonly mcpRunWaitMs?: number;
   /** Rate limits (README "Rate limits"; main.ts builds it over Redis); omitted: none (tests). */
   readonly rateLimiter?: GatewayRateLimiter;
+  /**
+   * The developer dashboard at /dashboard (issue 18): accounts, sessions, the sign-in throttle, the
+   * client's API keys and the `apikey.revoked` publisher; omitted: no dashboard (API-only tests).
+   */
+  readonly dashboard?: DashboardOptions;
   /** More mounts after the built-in ones (tests use it for a JSON-body route; none in production yet). */
   readonly extraRoutes?: (kit: RouteKit) => readonly RouteMount[];
   /**
@@ -178,9 +185,29 @@ export function createApp(deps: AppDeps): Express {
         },
       }),
     },
+    // Server-rendered HTML with its own session, CSRF, CSP, 404 and error pages (dashboard/router.ts).
+    ...(deps.dashboard === undefined
+      ? []
+      : [
+          {
+            path: '/dashboard',
+            router: dashboardRouter({
+              ...deps.dashboard,
+              logger: deps.logger,
+              wallet: deps.wallet,
+              orchestrator: deps.orchestrator,
+              uploads: deps.uploads,
+              vault: deps.vault,
+              uploadsData: deps.uploadsData,
+              publicBaseUrl: deps.publicBaseUrl,
+            }),
+          },
+        ]),
     ...(deps.extraRoutes?.(kit) ?? []),
   ];
   for (const mount of mounts) app.use(mount.path, mount.router);
+  // A refusal before the dashboard's router (rate limit, malformed URL) as an HTML page, not JSON.
+  if (deps.dashboard !== undefined) app.use('/dashboard', dashboardErrorPage);
 
   app.use(notFound);
   app.use(errorHandler(jsonBodyLimit));

@@ -4,6 +4,7 @@ import {
   databaseEnv,
   durationMs,
   type EnvSource,
+  intInRange,
   loadEnvOrExit,
   port,
   redisEnv,
@@ -193,6 +194,14 @@ export const GatewayEnv = z.object({
   ),
   RATE_LIMIT_MULTIPLIER: RateLimitMultiplier.describe(
     'Scales every default rate-limit budget (e.g. 1000 for load tests); operator overrides are not scaled.',
+  ),
+  // The dashboard's sessions (issue 18): an absolute lifetime from sign-in, and an idle timeout
+  // applied on each lookup; either one over and the browser is sent back to sign in.
+  DASHBOARD_SESSION_MAX_HOURS: intInRange(1, 720, 12).describe(
+    'Hours a dashboard session lasts from sign-in, however active (1 to 720).',
+  ),
+  DASHBOARD_SESSION_IDLE_MINUTES: intInRange(1, 10_080, 60).describe(
+    'Minutes without a request after which a dashboard session ends (1 to 10080).',
   ),
 });
 export type GatewayEnv = z.output<typeof GatewayEnv>;

@@ -1,9 +1,11 @@
-import { ApiKeyStore, KeyUseRecorder } from '@svc/auth';
-import { createRpcClient, readServiceReadiness, subscribeEvents } from '@svc/bus';
+import { hkdfSync } from 'node:crypto';
+import { AccountStore, ApiKeyStore, KeyUseRecorder, SessionStore, warmPasswordHashing } from '@svc/auth';
+import { createRpcClient, publishEvent, readServiceReadiness, subscribeEvents } from '@svc/bus';
 import { API_VERSION, CONTRACT_VERSION_HEADER, platformCatalog, RPC_SERVICES } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
 import { type Closable, defineService, listenHttp, readinessReporter } from '@svc/service-kit';
 import { createApp, SERVICE_NAME } from './app';
+import { redisSignInThrottle, signInGate } from './dashboard/sign-in/throttle';
 import { CatalogCache } from './domain/catalog-cache';
 import type { RunOrchestrator } from './domain/run-orchestrator';
 import { RunWaiter } from './domain/run-waiter';
@@ -37,6 +39,13 @@ const NESTED_CALL_MARGIN_MS = 1_000;
  * call. Under the 60 s idle timeout common in proxies and load balancers, so the answer arrives first.
  */
 const VAULT_DOCUMENT_CALL_MS = 45_000;
+
+/** The bus key that seals new messages (the first of BUS_ENCRYPTION_KEY): the sign-in throttle's HMAC key source. */
+function signInKeySource(keys: readonly Uint8Array[]): Uint8Array {
+  const current = keys[0];
+  if (current === undefined) throw new Error('BUS_ENCRYPTION_KEY holds no key');
+  return current;
+}
 
 /** Resolves when `promise` does or after `ms`, whichever is first; true if it settled in time. */
 async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -105,6 +114,11 @@ defineService({
       cancelRun: (clientId, runId) =>
         orchestratorRpc.call('cancelRun', { client_id: clientId, run_id: runId }),
       receipt: (clientId, runId) => orchestratorRpc.call('receipt', { client_id: clientId, run_id: runId }),
+      listRuns: (clientId, query) => orchestratorRpc.call('listRuns', { ...query, client_id: clientId }),
+      runCounts: (clientId, options = {}) =>
+        orchestratorRpc.call('runCounts', { client_id: clientId, created_from: options.createdFrom }),
+      runTimeline: (clientId, runId) =>
+        orchestratorRpc.call('runTimeline', { client_id: clientId, run_id: runId }),
     };
     const catalog = new CatalogCache(
       {
@@ -153,6 +167,9 @@ defineService({
       logger.warn('event subscription not confirmed yet; relying on the cache TTL and run polls meanwhile');
     }
 
+    // The dashboard's first unknown-email sign-in must cost what the others do (argon2 dummy hash).
+    await warmPasswordHashing();
+
     // Started here, not after start(): it closes after the public HTTP server drains.
     const health = await startHealthServer();
     closables.push(health);
@@ -166,6 +183,7 @@ defineService({
         balance: (clientId) => wallet.call('balance', { client_id: clientId }),
         usageStatement: (request) => wallet.call('usageStatement', request),
         spendDiagnostics: (clientId) => wallet.call('spendDiagnostics', { client_id: clientId }),
+        dailySpend: (clientId, days) => wallet.call('dailySpend', { client_id: clientId, days }),
       },
       orchestrator,
       uploads,
@@ -186,6 +204,34 @@ defineService({
       mcpAllowedHosts: env.MCP_ALLOWED_HOSTS,
       mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS,
       mcpRunWaitMs: env.MCP_RUN_WAIT_MS,
+      // The developer dashboard at /dashboard (issue 18): the `auth` schema's accounts, sessions and
+      // keys; sign-in attempts counted in Redis beside the API's budgets; a revoke tells every gateway.
+      dashboard: {
+        accounts: new AccountStore(prisma),
+        sessions: new SessionStore(prisma, {
+          maxAgeMs: env.DASHBOARD_SESSION_MAX_HOURS * 3_600_000,
+          idleMs: env.DASHBOARD_SESSION_IDLE_MINUTES * 60_000,
+        }),
+        signInGate: signInGate(
+          redisSignInThrottle({
+            redis: bus.redis,
+            prefix: env.BUS_PREFIX,
+            // Counter names are HMACs of the email / address under a key every gateway shares (derived
+            // from the bus key), so Redis holds no value a dictionary of emails could link back.
+            hashKey: new Uint8Array(
+              hkdfSync(
+                'sha256',
+                signInKeySource(env.BUS_ENCRYPTION_KEY),
+                '',
+                'dashboard sign-in throttle',
+                32,
+              ),
+            ),
+          }),
+        ),
+        apiKeys: keyStore,
+        keyRevoked: (keyId) => publishEvent(bus, 'apikey.revoked', { key_id: keyId }),
+      },
       // Budgets counted in Redis on the bus's producer connection, shared by every gateway process.
       rateLimiter: new GatewayRateLimiter(
         new RedisBudgetLedger({ redis: bus.redis, prefix: env.BUS_PREFIX, logger }),

@@ -1,5 +1,6 @@
 import type {
   BalanceResponse,
+  DailySpendResponse,
   DescribeCapabilityResponse,
   ListCapabilitiesQuery,
   ListCapabilitiesResponse,
@@ -35,4 +36,6 @@ export interface WalletReader {
   balance(clientId: string): Promise<BalanceResponse>;
   usageStatement(request: UsageStatementRequest): Promise<UsageStatementResponse>;
   spendDiagnostics(clientId: string): Promise<SpendDiagnosticsResponse>;
+  /** `wallet.dailySpend`: charged runs per UTC day over the last `days` (1 to 90) days, oldest first. */
+  dailySpend(clientId: string, days: number): Promise<DailySpendResponse>;
 }

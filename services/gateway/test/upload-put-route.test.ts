@@ -28,7 +28,11 @@ describe('PUT /api/capability-uploads/{upload_id} (proxied to a fake uploads dat
   }
 
   const put = (uploadId: string, body: Uint8Array | string, headers: Record<string, string>) =>
-    app.fetch(`/api/capability-uploads/${uploadId}`, { method: 'PUT', headers, body });
+    app.fetch(`/api/capability-uploads/${uploadId}`, {
+      method: 'PUT',
+      headers,
+      body: body as string | Uint8Array<ArrayBuffer>,
+    });
 
   beforeAll(async () => {
     app = await startAppHarness();

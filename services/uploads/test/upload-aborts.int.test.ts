@@ -92,7 +92,7 @@ async function honestPut(route: Route, session: Session, body: Buffer) {
   const response = await fetch(`${target.baseUrl}${target.path}`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${session.token}`, 'content-type': 'text/csv' },
-    body,
+    body: body as Uint8Array<ArrayBuffer>,
     signal: AbortSignal.timeout(15_000),
   });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };

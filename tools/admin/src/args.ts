@@ -1,5 +1,14 @@
 import { parseArgs } from 'node:util';
-import { allScopes, extractKeyId, parseScopes, UnknownScopeError } from '@svc/auth';
+import {
+  ACCOUNT_ROLES,
+  type AccountRole,
+  allScopes,
+  extractKeyId,
+  isAccountRole,
+  normalizeEmail,
+  parseScopes,
+  UnknownScopeError,
+} from '@svc/auth';
 import {
   isRateLimitBudget,
   microsFromUsd,
@@ -19,6 +28,11 @@ export const COMMAND_NAMES = [
   'set-balance',
   'set-spend-cap',
   'set-rate-limit',
+  'create-account',
+  'list-accounts',
+  'reset-password',
+  'disable-account',
+  'revoke-sessions',
   'vault',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -80,6 +94,34 @@ export interface SetRateLimitArgs {
   limit: { quota: number; windowSeconds: number } | null;
 }
 
+export interface CreateAccountArgs {
+  command: 'create-account';
+  clientName: string;
+  email: string;
+  role: AccountRole;
+  /** Read the password from stdin; otherwise one is generated and printed once. */
+  passwordFromStdin: boolean;
+}
+
+export interface ListAccountsArgs {
+  command: 'list-accounts';
+  clientName: string | null;
+}
+
+export interface ResetPasswordArgs {
+  command: 'reset-password';
+  email: string;
+  passwordFromStdin: boolean;
+}
+
+/** disable-account and revoke-sessions: one account by email. */
+export interface AccountByEmailArgs {
+  command: 'disable-account' | 'revoke-sessions';
+  email: string;
+}
+
+export type AccountArgs = CreateAccountArgs | ListAccountsArgs | ResetPasswordArgs | AccountByEmailArgs;
+
 export interface HelpArgs {
   command: 'help';
   topic: CommandName | null;
@@ -92,6 +134,7 @@ export type AdminArgs =
   | SetBalanceArgs
   | SetSpendCapArgs
   | SetRateLimitArgs
+  | AccountArgs
   | VaultArgs
   | HelpArgs;
 
@@ -116,6 +159,24 @@ const USAGE: Record<CommandName, string> = {
     "    the default. Not scaled by RATE_LIMIT_MULTIPLIER; in force within the gateways' API key cache age\n" +
     '    (API_KEY_CACHE_TTL_MS, 1 s). Prints\n' +
     '    {"client_id","rate_limits"}.',
+  'create-account':
+    `pnpm admin create-account --client NAME --email EMAIL --role ${ACCOUNT_ROLES.join('|')} [--password-stdin]\n` +
+    '    Creates a dashboard account for an existing client. The password is read from stdin (--password-stdin,\n' +
+    '    first line, at least 12 characters) or generated and printed once as "password". Prints\n' +
+    '    {"account_id","client_id","email","role"[,"password"]}.',
+  'list-accounts':
+    'pnpm admin list-accounts [--client NAME]\n' +
+    '    Prints a JSON array of dashboard accounts (never passwords).',
+  'reset-password':
+    'pnpm admin reset-password --email EMAIL [--password-stdin]\n' +
+    '    Sets a new password (stdin, or generated and printed once) and signs the account out everywhere; prints\n' +
+    '    {"email","revoked_sessions"[,"password"]}.',
+  'disable-account':
+    'pnpm admin disable-account --email EMAIL\n' +
+    '    The account can no longer sign in; its sessions end. Prints {"email","disabled_at","revoked_sessions"}.',
+  'revoke-sessions':
+    'pnpm admin revoke-sessions --email EMAIL\n' +
+    '    Signs the account out everywhere; prints {"email","revoked_sessions"}.',
   vault: VAULT_USAGE,
 };
 
@@ -360,6 +421,82 @@ function parseSetRateLimit(args: string[]): SetRateLimitArgs | HelpArgs {
   return { command: 'set-rate-limit', clientName, budget, limit: { quota: burst, windowSeconds } };
 }
 
+function parseEmail(value: string | undefined, command: CommandName): string {
+  const email = normalizeEmail(required(value, '--email', command));
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw new UsageError('--email must be an email address', command);
+  }
+  return email;
+}
+
+function parseCreateAccount(args: string[]): CreateAccountArgs | HelpArgs {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      client: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return { command: 'help', topic: 'create-account' };
+  const clientName = required(values.client, '--client', 'create-account').trim();
+  const email = parseEmail(values.email, 'create-account');
+  const role = required(values.role, '--role', 'create-account').trim();
+  if (!isAccountRole(role)) {
+    throw new UsageError(`--role must be one of ${ACCOUNT_ROLES.join(', ')}`, 'create-account');
+  }
+  return {
+    command: 'create-account',
+    clientName,
+    email,
+    role,
+    passwordFromStdin: values['password-stdin'] === true,
+  };
+}
+
+function parseListAccounts(args: string[]): ListAccountsArgs | HelpArgs {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: { client: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) return { command: 'help', topic: 'list-accounts' };
+  return { command: 'list-accounts', clientName: values.client === undefined ? null : values.client.trim() };
+}
+
+function parseResetPassword(args: string[]): ResetPasswordArgs | HelpArgs {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      email: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return { command: 'help', topic: 'reset-password' };
+  return {
+    command: 'reset-password',
+    email: parseEmail(values.email, 'reset-password'),
+    passwordFromStdin: values['password-stdin'] === true,
+  };
+}
+
+function accountByEmailParser(command: AccountByEmailArgs['command']) {
+  return (args: string[]): AccountByEmailArgs | HelpArgs => {
+    const { values } = parseArgs({
+      args,
+      strict: true,
+      options: { email: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+    if (values.help) return { command: 'help', topic: command };
+    return { command, email: parseEmail(values.email, command) };
+  };
+}
+
 function parseVault(args: string[]): VaultArgs | HelpArgs {
   try {
     return parseVaultArgs(args) ?? { command: 'help', topic: 'vault' };
@@ -375,6 +512,11 @@ const PARSERS: Record<CommandName, (args: string[]) => AdminArgs> = {
   'set-balance': parseSetBalance,
   'set-spend-cap': parseSetSpendCap,
   'set-rate-limit': parseSetRateLimit,
+  'create-account': parseCreateAccount,
+  'list-accounts': parseListAccounts,
+  'reset-password': parseResetPassword,
+  'disable-account': accountByEmailParser('disable-account'),
+  'revoke-sessions': accountByEmailParser('revoke-sessions'),
   vault: parseVault,
 };
 

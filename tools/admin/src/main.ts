@@ -1,6 +1,7 @@
-import { ApiKeyStore } from '@svc/auth';
+import { AccountStore, ApiKeyStore } from '@svc/auth';
 import { createPrismaClient, Prisma, type PrismaClient } from '@svc/db';
-import { type AdminArgs, parseAdminArgs, UsageError, usage } from './args';
+import { type AccountArgs, type AdminArgs, parseAdminArgs, UsageError, usage } from './args';
+import { executeAccountCommand, readPasswordFromStdin } from './commands/accounts';
 import { createKey } from './commands/create-key';
 import { listKeys } from './commands/list-keys';
 import { revokeKey } from './commands/revoke-key';
@@ -51,6 +52,14 @@ function execute(prisma: PrismaClient, args: CommandArgs): Promise<unknown> {
       return setSpendCap(prisma, args);
     case 'set-rate-limit':
       return setRateLimit(prisma, args);
+    case 'create-account':
+    case 'list-accounts':
+    case 'reset-password':
+    case 'disable-account':
+    case 'revoke-sessions':
+      return executeAccountCommand(prisma, new AccountStore(prisma), args satisfies AccountArgs, () =>
+        readPasswordFromStdin(),
+      );
   }
 }
 

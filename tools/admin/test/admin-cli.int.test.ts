@@ -127,6 +127,7 @@ describe('pnpm admin', () => {
         'client_id',
         'client_name',
         'created_at',
+        'expires_at',
         'key_id',
         'label',
         'last_used_at',

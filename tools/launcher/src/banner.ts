@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { usdFromMicros } from '@svc/contracts';
+import { DEV_ACCOUNT_ROLE, type DevAccountResult } from './dev-account';
 import { DEV_BALANCE_MICROS, DEV_CLIENT_NAME, type DevKeyResult } from './dev-key';
 
 // The two framed blocks `pnpm start` prints: the development key (only when it is made) and the
@@ -29,10 +30,37 @@ export function devKeyLines(result: DevKeyResult, keyFile: string): string[] {
   ]);
 }
 
+/** The dashboard's sign-in page on the gateway. */
+export function signInUrl(gatewayUrl: string): string {
+  return `${gatewayUrl}/dashboard/sign-in`;
+}
+
+/** Lines about the dev dashboard account: its password once, when just made; afterwards where it is. */
+export function devAccountLines(result: DevAccountResult, accountFile: string, gatewayUrl: string): string[] {
+  const { email } = result.account;
+  if (result.status === 'existing') {
+    return [`Development dashboard account: ${email}, password saved in ${accountFile} (not shown again)`];
+  }
+  return framed([
+    `Development dashboard account (password shown once, saved to ${accountFile}):`,
+    '',
+    `    Sign in:  ${signInUrl(gatewayUrl)}`,
+    `    Email:    ${email}`,
+    `    Password: ${result.account.password}`,
+    '',
+    `${DEV_ACCOUNT_ROLE} of client "${DEV_CLIENT_NAME}" (${result.account.client_id}).`,
+    ...(result.status === 'reset'
+      ? ['(the password saved before no longer signed in and was replaced)']
+      : []),
+  ]);
+}
+
 export interface ReadyBannerInput {
   gatewayUrl: string;
   /** As shown to the user: relative to the workspace root (where they type commands), or absolute. */
   keyFile: string;
+  /** Where the dev dashboard account's password is, shown like keyFile (absent: no dashboard line). */
+  accountFile?: string;
   /** Where the embedded database or Redis live, when we started them. */
   notes: readonly string[];
 }
@@ -49,6 +77,9 @@ export function readyLines(input: ReadyBannerInput): string[] {
     `  curl -H "Authorization: Bearer $(node -p "require('${required}').api_key")" ${gatewayUrl}/api/account/whoami`,
     '',
     `API key:  ${keyFile}`,
+    ...(input.accountFile === undefined
+      ? []
+      : [`Dashboard: ${signInUrl(gatewayUrl)} (dev@localhost, password in ${input.accountFile})`]),
     `OpenAPI:  ${gatewayUrl}/openapi.json`,
     ...input.notes,
     'Stop:     Ctrl-C (twice to force)',

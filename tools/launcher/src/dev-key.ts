@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { ApiKeyStore, allScopes, provisionClient } from '@svc/auth';
 import { MICROS_PER_USD } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import { z } from 'zod';
+import { readSecretJson, writeSecretJson } from './secret-json';
 
 // The development API key of `pnpm start`: client "dev" with every scope, an opening balance and no
 // spend cap, made through the same provisioning code as `pnpm admin create-key`. Saved (mode 0600,
@@ -24,26 +24,12 @@ export function devKeyPath(dataDir: string): string {
 
 /** The saved key, or null when there is none (or it is unreadable: a new one replaces it). */
 export function readDevKey(file: string): DevKey | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-  try {
-    const parsed = DevKeyFile.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return readSecretJson(file, DevKeyFile);
 }
 
-/** Atomic write (temp + rename), mode 0600 from the start: the key is never world-readable. */
+/** Atomic write, mode 0600 from the start: the key is never world-readable. */
 export function writeDevKey(file: string, key: DevKey): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(key, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(temp, file);
+  writeSecretJson(file, key);
 }
 
 export type DevKeyResult =

@@ -28,7 +28,8 @@ import {
   tcpAnswers,
   writeRuntimeInfo,
 } from '@svc/devstack';
-import { devKeyLines, readyLines } from './banner';
+import { devAccountLines, devKeyLines, readyLines } from './banner';
+import { devAccountPath, ensureDevAccount } from './dev-account';
 import { devKeyPath, ensureDevKey } from './dev-key';
 import { healthPortVariable, loadLauncherSettings } from './env';
 import { artifactLinkSecretPath, ensureArtifactLinkSecret, ensureBusEncryptionKey } from './local-secrets';
@@ -49,6 +50,7 @@ const settings = loadLauncherSettings(rootDir);
 // DATA_DIR, absolute: everything we write lives under it.
 const dataDir = settings.dataDir;
 const keyFile = devKeyPath(dataDir);
+const accountFile = devAccountPath(dataDir);
 const postgresDir = path.join(dataDir, 'postgres');
 const redisDir = path.join(dataDir, 'redis');
 // Object storage of the fs driver (uploads and artifacts), unless STORAGE_DIR says otherwise.
@@ -237,7 +239,10 @@ async function startUp(): Promise<void> {
   await migrateDatabase(postgres.url, { log: (message) => log.info(`migrations: ${message}`) });
   const prisma = createPrismaClient(postgres.url);
   try {
-    output.block(devKeyLines(await ensureDevKey(prisma, keyFile), shown(keyFile)));
+    const devKey = await ensureDevKey(prisma, keyFile);
+    output.block(devKeyLines(devKey, shown(keyFile)));
+    const devAccount = await ensureDevAccount(prisma, accountFile, devKey.key.client_id);
+    output.block(devAccountLines(devAccount, shown(accountFile), gatewayUrl));
   } finally {
     await prisma.$disconnect();
   }
@@ -299,7 +304,7 @@ async function startUp(): Promise<void> {
     `Database: ${redactUrl(postgres.url)}${postgres.embedded ? ` (embedded, data in ${shown(postgres.dataDir ?? postgresDir)})` : ''}`,
     `Redis:    ${redactUrl(redis.url)}${redis.spawned ? ` (started here, data in ${shown(redisDir)})` : ''}`,
   ];
-  output.block(readyLines({ gatewayUrl, keyFile: shown(keyFile), notes }));
+  output.block(readyLines({ gatewayUrl, keyFile: shown(keyFile), accountFile: shown(accountFile), notes }));
 }
 
 async function shutDown(): Promise<void> {

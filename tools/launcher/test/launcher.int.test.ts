@@ -5,6 +5,7 @@ import { BalanceResponse, ListCapabilitiesResponse, usdFromMicros, WhoAmIRespons
 import { readRuntimeInfo, runtimeInfoPath, SERVICE_NAMES, tcpAnswers, vaultKeyringPath } from '@svc/devstack';
 import { pollUntil, type TestDatabase } from '@svc/testkit';
 import { loadKeyringFile } from '@svc/vault-crypto';
+import { readDevAccount } from '../src/dev-account';
 import { DEV_BALANCE_MICROS, DEV_CLIENT_NAME, devKeyPath, readDevKey } from '../src/dev-key';
 import { isExecutableFile } from '../src/worker-runtimes';
 import {
@@ -146,6 +147,7 @@ describe('pnpm start', () => {
       expect(fs.readdirSync(dataDir).sort()).toEqual([
         'artifact-link-secret',
         'bus-encryption-key',
+        'dev-account.json',
         'dev-key.json',
         'objects',
         'runtime.json',
@@ -153,6 +155,12 @@ describe('pnpm start', () => {
       ]);
       expect(fs.statSync(path.join(dataDir, 'artifact-link-secret')).mode & 0o777).toBe(0o600);
       expect(fs.statSync(path.join(dataDir, 'bus-encryption-key')).mode & 0o777).toBe(0o600);
+      expect(fs.statSync(path.join(dataDir, 'dev-account.json')).mode & 0o777).toBe(0o600);
+      // The dev dashboard account: its sign-in URL (the banner says localhost) and, once, its password.
+      expect(run.output).toContain(`http://localhost:${new URL(gatewayUrl).port}/dashboard/sign-in`);
+      expect(run.output).toContain(
+        readDevAccount(path.join(dataDir, 'dev-account.json'))?.password ?? 'no saved account',
+      );
       const keyringFile = vaultKeyringPath(dataDir);
       expect(fs.statSync(keyringFile).mode & 0o777).toBe(0o600);
       expect(loadKeyringFile(keyringFile).keyring.versions).toEqual([1]);
@@ -185,6 +193,11 @@ describe('pnpm start', () => {
     async () => {
       const second = startLauncher();
       await waitUntilReady(second);
+      // The dev dashboard account too: reused, its password not printed again.
+      expect(second.output).toContain('Development dashboard account: dev@localhost, password saved in');
+      expect(second.output).not.toContain(
+        readDevAccount(path.join(dataDir, 'dev-account.json'))?.password ?? '-',
+      );
       expect(second.output).toContain(
         `Development API key: saved in ${devKeyPath(dataDir)} (not shown again)`,
       );

@@ -172,3 +172,31 @@ export const ListArtifactsRequest = z.object({
   run_id: Uuid,
   base_url: z.url(),
 });
+
+/** Longest series `wallet.dailySpend` answers (the dashboard's chart: 30 by default). */
+export const DAILY_SPEND_MAX_DAYS = 90;
+
+/**
+ * `wallet.dailySpend`: the client's charged runs (capture lines, as the usage statement counts them)
+ * per UTC calendar day over the last `days` days, today (UTC) included as the last day.
+ */
+export const DailySpendRequest = z.object({
+  client_id: Uuid,
+  days: z.number().int().min(1).max(DAILY_SPEND_MAX_DAYS).default(30),
+});
+export const DailySpendDay = z.object({
+  /** UTC calendar day, YYYY-MM-DD. */
+  date: z.iso.date(),
+  spent_usd: UsdAmount,
+  runs: z.number().int().min(0),
+});
+export type DailySpendDay = z.infer<typeof DailySpendDay>;
+export const DailySpendResponse = z.object({
+  client_id: Uuid,
+  currency: z.literal('USD'),
+  /** Every day of the series, oldest first, 0 where nothing was charged. */
+  days: z.array(DailySpendDay),
+  total_usd: UsdAmount,
+  runs: z.number().int().min(0),
+});
+export type DailySpendResponse = z.infer<typeof DailySpendResponse>;

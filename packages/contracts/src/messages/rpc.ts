@@ -16,6 +16,14 @@ import {
 } from '../ledger';
 import { Quote } from '../quote';
 import { RunRecord } from '../run';
+import {
+  ListRunsQuery,
+  ListRunsResponse,
+  RunCountsRequest,
+  RunCountsResponse,
+  RunTimelineRequest,
+  RunTimelineResponse,
+} from '../run-list';
 import { UploadId, UploadRecord } from '../uploads';
 import {
   CreateExtractionRpc,
@@ -45,6 +53,8 @@ import {
   CancelRunResult,
   CreateUploadSessionRequest,
   CreateUploadSessionResponse,
+  DailySpendRequest,
+  DailySpendResponse,
   HoldForRunRequest,
   HoldForRunResponse,
   IssueQuoteRequest,
@@ -147,6 +157,11 @@ export const rpcCatalog = {
       response: SpendDiagnosticsResponse,
       description: "The client's balance, cap, holds and month's spend: why a run would be refused.",
     },
+    dailySpend: {
+      request: DailySpendRequest,
+      response: DailySpendResponse,
+      description: "The client's charged runs per UTC day over the last N days (at most 90), oldest first.",
+    },
     openHolds: {
       request: OpenHoldsRequest,
       response: OpenHoldsResponse,
@@ -174,6 +189,22 @@ export const rpcCatalog = {
       request: z.object({ client_id: Uuid, run_id: Uuid }),
       response: RunRecord,
       description: 'The run if the client owns it; 404 otherwise, as for an unknown run.',
+    },
+    listRuns: {
+      request: ListRunsQuery.extend({ client_id: Uuid }),
+      response: ListRunsResponse,
+      description:
+        "The client's runs, newest first, filtered by state, capability and creation time; keyset-paged by an opaque cursor.",
+    },
+    runCounts: {
+      request: RunCountsRequest,
+      response: RunCountsResponse,
+      description: "The client's runs per state (optionally only those recorded since a time).",
+    },
+    runTimeline: {
+      request: RunTimelineRequest,
+      response: RunTimelineResponse,
+      description: "The state history of one of the client's runs, from its row's timestamps; 404 as getRun.",
     },
     quote: {
       request: QuoteCapabilityRequest,

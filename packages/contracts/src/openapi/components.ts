@@ -32,6 +32,7 @@ import {
 import { PriceDetail } from '../pricing';
 import { Quote, QuoteExecution, QuoteRequest, QuoteResponse, WalletClearance } from '../quote';
 import { RunError, RunRecord, RunRequest, RunStartResponse, RunStatusResponse } from '../run';
+import { ListRunsResponse, RunSummary } from '../run-list';
 import {
   FileFacts,
   UploadRecord,
@@ -84,6 +85,8 @@ export const componentSchemas: Readonly<Record<string, { schema: z.ZodType; io: 
   RunStatusResponse: { schema: RunStatusResponse, io: 'output' },
   RunRequest: { schema: RunRequest, io: 'input' },
   RunStartResponse: { schema: RunStartResponse, io: 'output' },
+  RunSummary: { schema: RunSummary, io: 'output' },
+  ListRunsResponse: { schema: ListRunsResponse, io: 'output' },
   LedgerLine: { schema: LedgerLine, io: 'output' },
   RunLedger: { schema: RunLedger, io: 'output' },
   RunReceiptResponse: { schema: RunReceiptResponse, io: 'output' },

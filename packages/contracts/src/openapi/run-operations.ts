@@ -3,6 +3,7 @@ import { IdempotencyKey } from '../common';
 import { CrtRunRequest, CrtRunResponse } from '../crt';
 import { RunReceiptResponse } from '../ledger';
 import { CancelRunResponse, RunIdParams, RunStatusResponse } from '../run';
+import { ListRunsQuery, ListRunsResponse } from '../run-list';
 import type { ApiOperation } from './operation';
 
 /** Optional `Idempotency-Key` header of the crt run (spec §4 rule 2; lowercase: HTTP header names). */
@@ -18,7 +19,7 @@ export const RunLocationHeader = z.object({
   Location: z.string().describe('Where to poll the run: /api/capability-runs/{run_id}.'),
 });
 
-/** Spec §4.5, §4.8, §4.10 and §4.11: the crt run, run status, cancel and receipt. */
+/** Spec §4.5, §4.8, §4.10 and §4.11: the crt run, run status, cancel and receipt; and the run list (issue 18). */
 export const runOperations: readonly ApiOperation[] = [
   {
     method: 'post',
@@ -59,6 +60,25 @@ export const runOperations: readonly ApiOperation[] = [
       },
     },
     errors: [400, 401, 403, 404, 409, 413, 415, 422, 500, 502, 503],
+  },
+  {
+    method: 'get',
+    path: '/api/capability-runs',
+    operationId: 'listRuns',
+    summary: "List the client's runs",
+    description:
+      'The runs the calling client started, newest first (by creation time, then run ID), as summaries ' +
+      '(GET /api/capability-runs/{run_id} gives a whole run with its result). Filter by `state`, `capability` ' +
+      'and creation time (`created_from` inclusive, `created_to` exclusive). A page holds at most `limit` ' +
+      'runs; pass its `next_cursor` as `cursor` with the same filters for the next one (null on the last ' +
+      'page). Pages are keyset-based: a run recorded while paging never shifts a page, and every run is ' +
+      'seen once. Runs of other clients are never listed. A cursor that is not a `next_cursor`, or a range ' +
+      'whose end is not after its start, answers 422.',
+    tags: ['runs'],
+    auth: { kind: 'key', scopes: ['capabilities:run'] },
+    params: { query: ListRunsQuery },
+    success: { status: 200, description: 'A page of runs.', schema: ListRunsResponse },
+    errors: [401, 403, 422, 500, 503],
   },
   {
     method: 'get',

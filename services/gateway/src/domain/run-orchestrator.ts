@@ -1,4 +1,14 @@
-import type { Quote, RpcRequest, RpcResponse, RunReceiptResponse, RunRecord } from '@svc/contracts';
+import type {
+  ListRunsQueryInput,
+  ListRunsResponse,
+  Quote,
+  RpcRequest,
+  RpcResponse,
+  RunCountsResponse,
+  RunReceiptResponse,
+  RunRecord,
+  RunTimelineResponse,
+} from '@svc/contracts';
 import { isAppError, ServiceUnavailableError } from '@svc/errors';
 
 /** What the gateway sends to start a crt run (`orchestrator.startCrtRun`): input already parsed. */
@@ -28,6 +38,15 @@ export interface RunOrchestrator {
   startRun(request: StartRun): Promise<StartedRun>;
   cancelRun(clientId: string, runId: string): Promise<CancelledRun>;
   receipt(clientId: string, runId: string): Promise<RunReceiptResponse>;
+  /**
+   * A page of the client's runs, newest first (`orchestrator.listRuns`). 422 for a cursor that is not
+   * a `next_cursor` of a page or a created range that ends before it starts.
+   */
+  listRuns(clientId: string, query: ListRunsQueryInput): Promise<ListRunsResponse>;
+  /** The client's runs per state, optionally only those recorded at or after `createdFrom` (RFC 3339). */
+  runCounts(clientId: string, options?: { createdFrom?: string }): Promise<RunCountsResponse>;
+  /** The state history of one of the client's runs (404 as getRun). */
+  runTimeline(clientId: string, runId: string): Promise<RunTimelineResponse>;
 }
 
 /** What a start-run 503 adds when the words do not yet say how to retry (issue 15 finding 3). */

@@ -119,6 +119,28 @@ describe('VerifiedKeyCache', () => {
     expect(await recovered).toEqual(IDENTITY);
   });
 
+  it('stops serving a cached key at its expiry, though the entry is younger than ttlMs', async () => {
+    const calls: string[] = [];
+    const expiresAt = new Date(clock + 500);
+    const store: KeyLookup = {
+      lookup: async (presented) => {
+        calls.push(presented);
+        return { id: 'row-expiring', lastUsedAt: null, expiresAt, identity: IDENTITY };
+      },
+    };
+    const uses: string[] = [];
+    const cache = new VerifiedKeyCache({ store, noteUse: (id) => uses.push(id), ttlMs: 60_000, now });
+    expect(await cache.verify('expiring')).toEqual(IDENTITY);
+    clock += 499;
+    expect(await cache.verify('expiring')).toEqual(IDENTITY); // still before the expiry, from memory
+    clock += 1; // the expiry itself: refused, and the refusal is not a use
+    expect(await cache.verify('expiring')).toBeNull();
+    clock += 10_000;
+    expect(await cache.verify('expiring')).toBeNull();
+    expect(calls).toEqual(['expiring']);
+    expect(uses).toEqual(['row-expiring', 'row-expiring']);
+  });
+
   it('bounds its size: the least recently used identity goes first', async () => {
     const held = heldStore(new Set(['a', 'b', 'c']));
     const cache = new VerifiedKeyCache({

@@ -10,7 +10,13 @@ const DEFAULT_MAX_ENTRIES = 10_000;
 /** What the cache needs from @svc/auth's ApiKeyStore (lookup) and KeyUseRecorder (note). */
 export interface KeyLookup {
   /** The identity behind a presented key with its row id and last use, or null (no write). */
-  lookup(presented: string): Promise<{ id: string; lastUsedAt: Date | null; identity: AuthContext } | null>;
+  lookup(presented: string): Promise<{
+    id: string;
+    lastUsedAt: Date | null;
+    /** When the key stops verifying (null/absent: never): the cache never serves it past this. */
+    expiresAt?: Date | null;
+    identity: AuthContext;
+  } | null>;
 }
 
 export interface VerifiedKeyCacheOptions {
@@ -26,6 +32,7 @@ export interface VerifiedKeyCacheOptions {
 interface Verified {
   id: string;
   lastUsedAt: Date | null;
+  expiresAt?: Date | null;
   identity: AuthContext;
 }
 
@@ -37,14 +44,17 @@ const INVALID = Symbol('invalid API key');
  * most once per `ttlMs` (and once for all concurrent requests that present it), so the request path
  * costs no query. Entries are keyed by an HMAC of the presented key under a random per-process key,
  * so the map holds nothing that verifies anywhere else. Unknown, revoked or malformed keys are never
- * stored (a key created a moment ago must work at once). `evictAll` (on `apikey.revoked`) drops
+ * stored (a key created a moment ago must work at once). A key with an expiry is refused from the
+ * moment it expires, even while its entry is still within `ttlMs`. `evictAll` (on `apikey.revoked`) drops
  * everything; the age bound covers an event that was lost.
  */
 export class VerifiedKeyCache implements KeyVerifier {
   private readonly cache: SingleFlightCache<Verified>;
   private readonly hmacKey = randomBytes(32);
+  private readonly now: () => number;
 
   constructor(private readonly options: VerifiedKeyCacheOptions) {
+    this.now = options.now ?? Date.now;
     this.cache = new SingleFlightCache<Verified>({
       // 0 keeps nothing (single flight only): every request reads the database, as before.
       ttlMs: options.ttlMs,
@@ -67,6 +77,9 @@ export class VerifiedKeyCache implements KeyVerifier {
       if (err === INVALID) return null;
       throw err;
     }
+    // An entry stays until ttlMs, but its key's expiry bounds it (an expired key does not come back
+    // to life, so answering null until the entry ages out is right).
+    if (verified.expiresAt != null && verified.expiresAt.getTime() <= this.now()) return null;
     this.options.noteUse(verified.id, verified.lastUsedAt);
     return verified.identity;
   }

@@ -93,11 +93,34 @@ async function downloadArtifact(data: UploadsDataTarget, req: Request, res: Gate
   const { artifact_id } = parseRequest(ArtifactIdParams, req.params);
   // Strict (D2): a link is used as listed; an extra or malformed parameter is 422, not ignored.
   const query = parseRequest(ArtifactDownloadQuery, req.query, 'query');
-  const search = new URLSearchParams({ expires: String(query.expires), signature: query.signature });
+  await relayArtifactContent(data, req, res, {
+    clientId: authOf(res).clientId,
+    artifactId: artifact_id,
+    ...query,
+  });
+}
+
+/**
+ * Streams one artifact's bytes from the uploads service, which checks the link's signature for
+ * this client and artifact and its expiry (403/404 relayed as errors). Shared with the dashboard's
+ * download routes, which take `expires` and `signature` from a manifest they just listed.
+ */
+export async function relayArtifactContent(
+  data: UploadsDataTarget,
+  req: Request,
+  res: GatewayResponse,
+  link: {
+    readonly clientId: string;
+    readonly artifactId: string;
+    readonly expires: number;
+    readonly signature: string;
+  },
+): Promise<void> {
+  const search = new URLSearchParams({ expires: String(link.expires), signature: link.signature });
   const exchange = await callUploadsData(data, {
     method: 'GET',
-    path: `/internal/artifacts/${artifact_id}/content?${search.toString()}`,
-    headers: forwardedHeaders(req, res, [], { 'x-svc-client-id': authOf(res).clientId }),
+    path: `/internal/artifacts/${link.artifactId}/content?${search.toString()}`,
+    headers: forwardedHeaders(req, res, [], { 'x-svc-client-id': link.clientId }),
     signal: clientGoneSignal(res),
   });
   const { response } = exchange;

@@ -1,4 +1,4 @@
-import { RunIdParams } from '@svc/contracts';
+import { ListRunsQuery, RunIdParams } from '@svc/contracts';
 import { Router } from 'express';
 import { cancelAnswer, runStatusBody, sendAnswer } from '../domain/run-answers';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
@@ -13,10 +13,24 @@ import type { RouteKit } from '../route-kit';
  * malformed run id is 422 `run_id: must be a UUID` without an orchestrator call; a run of another
  * client is the orchestrator's 404 `unknown run: <id>`, the same as for a run that does not exist
  * (spec §5.5, decisions C7). Every answer is about one client's run as it stands: `no-store`.
- * A run's artifacts (§4.9) are listed by artifacts.ts, mounted at the same path.
+ * A run's artifacts (§4.9) are listed by artifacts.ts, mounted at the same path. `GET /` lists the
+ * client's runs (issue 18): the orchestrator filters by owner, so another client's run never appears.
  */
 export function capabilityRunsRouter(kit: RouteKit, orchestrator: RunOrchestrator): Router {
   const router = Router();
+
+  // Same scope as run status: listing runs is reading one's own runs. 422 for a bad query here; for
+  // a cursor that is not a next_cursor or an empty created range, the orchestrator's 422.
+  defineRoute(router, '/', {
+    get: [
+      noStore,
+      kit.requireAuth('capabilities:run'),
+      async (req, res) => {
+        const query = parseRequest(ListRunsQuery, req.query);
+        res.json(await orchestrator.listRuns(authOf(res).clientId, query));
+      },
+    ],
+  });
 
   defineRoute(router, '/:run_id', {
     get: [

@@ -96,7 +96,12 @@ export async function putBytes(
   if (authorization !== null) headers.authorization = authorization;
   const path = options.url ?? new URL(session.upload_url).pathname;
   const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
-  return stack.fetch(path, { method: 'PUT', headers, body, ...(signal ? { signal } : {}) });
+  return stack.fetch(path, {
+    method: 'PUT',
+    headers,
+    body: body as Uint8Array<ArrayBuffer>,
+    ...(signal ? { signal } : {}),
+  });
 }
 
 /** Session + PUT, expecting 200; the stored upload. */

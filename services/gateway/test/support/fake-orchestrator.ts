@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import {
   isTerminalRunState,
+  ListRunsQuery,
+  type ListRunsQueryInput,
+  type ListRunsResponse,
   type Quote,
+  RUN_STATES,
+  type RunCountsResponse,
   type RunReceiptResponse,
   type RunRecord,
   type RunState,
+  type RunTimelineEvent,
+  type RunTimelineResponse,
 } from '@svc/contracts';
 import {
   type AppError,
@@ -51,6 +58,8 @@ interface StoredRun {
   readonly clientId: string;
   readonly requestKey: string;
   readonly crtInput?: StartCrtRun['input'];
+  /** The input as recorded (runTimeline answers it). */
+  readonly input: Record<string, unknown>;
   record: RunRecord;
   readonly quote: Quote;
 }
@@ -64,6 +73,8 @@ export class FakeOrchestrator implements RunOrchestrator {
   readonly cancels: string[] = [];
   readonly receipts: string[] = [];
   getRunCalls = 0;
+  /** Every listRuns call (client id and the query as received), in order. */
+  readonly listRunsCalls: Array<{ clientId: string; query: ListRunsQueryInput }> = [];
   /** How crt runs started from now on end. */
   outcome: FakeOutcome = 'complete';
   /** When true, every call fails the way an RPC timeout does (503). */
@@ -90,7 +101,14 @@ export class FakeOrchestrator implements RunOrchestrator {
       client_type: request.client_type,
     });
     const quote = fakeQuote(runId, 'crt');
-    this.store(request, { clientId: request.client_id, requestKey, crtInput: request.input, record, quote });
+    this.store(request, {
+      clientId: request.client_id,
+      requestKey,
+      crtInput: request.input,
+      input: { ...request.input },
+      record,
+      quote,
+    });
     const outcome = this.outcome;
     // Like the real platform: the answer says "queued", the run ends later.
     if (outcome !== 'stay-queued') setImmediate(() => this.finish(runId, outcome));
@@ -161,7 +179,7 @@ export class FakeOrchestrator implements RunOrchestrator {
         : {}),
     });
     const quote = issued?.quote ?? fakeQuote(runId, request.slug);
-    this.store(request, { clientId: request.client_id, requestKey, record, quote });
+    this.store(request, { clientId: request.client_id, requestKey, input: request.input, record, quote });
     return { replay: false, run: record, quote };
   }
 
@@ -194,6 +212,110 @@ export class FakeOrchestrator implements RunOrchestrator {
     this.enter();
     const { record, quote } = this.owned(clientId, runId);
     return fakeReceipt(record, quote);
+  }
+
+  /**
+   * The client's runs newest first (created_at, then run id, descending), filtered like the real
+   * orchestrator; the cursor is the base64url of the page's last run id (422 when it names none).
+   */
+  async listRuns(clientId: string, input: ListRunsQueryInput): Promise<ListRunsResponse> {
+    this.listRunsCalls.push({ clientId, query: input });
+    this.enter();
+    const query = ListRunsQuery.parse(input);
+    const from = query.created_from === undefined ? -Infinity : Date.parse(query.created_from);
+    const to = query.created_to === undefined ? Infinity : Date.parse(query.created_to);
+    if (from >= to) throw new ValidationError('created_from must be before created_to');
+    const order = (a: RunRecord, b: RunRecord) =>
+      b.created_at.localeCompare(a.created_at) || b.run_id.localeCompare(a.run_id);
+    const mine = [...this.runs.values()]
+      .filter((run) => run.clientId === clientId)
+      .map((run) => run.record)
+      .filter(
+        (record) =>
+          (query.state === undefined || record.status === query.state) &&
+          (query.capability === undefined || record.slug === query.capability) &&
+          Date.parse(record.created_at) >= from &&
+          Date.parse(record.created_at) < to,
+      )
+      .sort(order);
+    let start = 0;
+    if (query.cursor !== undefined) {
+      const after = Buffer.from(query.cursor, 'base64url').toString('utf8');
+      const index = mine.findIndex((record) => record.run_id === after);
+      if (index < 0) throw new ValidationError('cursor: must be a next_cursor of a previous page');
+      start = index + 1;
+    }
+    const page = mine.slice(start, start + query.limit);
+    const last = page.at(-1);
+    return {
+      ok: true,
+      runs: page.map((record) => ({
+        run_id: record.run_id,
+        status: record.status,
+        slug: record.slug,
+        client_type: record.client_type,
+        created_at: record.created_at,
+        updated_at: record.updated_at,
+        started_at: record.started_at,
+        finished_at: record.finished_at,
+        attempts: record.attempts,
+        price_usd: record.price_usd,
+        cancel_requested_at: record.cancel_requested_at,
+      })),
+      next_cursor:
+        last !== undefined && start + query.limit < mine.length
+          ? Buffer.from(last.run_id, 'utf8').toString('base64url')
+          : null,
+    };
+  }
+
+  async runCounts(clientId: string, options: { createdFrom?: string } = {}): Promise<RunCountsResponse> {
+    this.enter();
+    const from = options.createdFrom === undefined ? -Infinity : Date.parse(options.createdFrom);
+    const counts = Object.fromEntries(RUN_STATES.map((state) => [state, 0])) as Record<RunState, number>;
+    let total = 0;
+    for (const run of this.runs.values()) {
+      if (run.clientId !== clientId || Date.parse(run.record.created_at) < from) continue;
+      counts[run.record.status] += 1;
+      total += 1;
+    }
+    return { counts, total };
+  }
+
+  /** The history the record's timestamps give (the real one also has dispatched and settled). */
+  async runTimeline(clientId: string, runId: string): Promise<RunTimelineResponse> {
+    this.enter();
+    const { record, input } = this.owned(clientId, runId);
+    const events: RunTimelineEvent[] = [
+      { event: 'recorded', at: record.created_at, state: 'queued', description: 'Recorded and queued.' },
+    ];
+    if (record.started_at !== null) {
+      events.push({ event: 'started', at: record.started_at, state: 'running', description: 'Started.' });
+    }
+    if (record.cancel_requested_at !== null) {
+      events.push({
+        event: 'cancel_requested',
+        at: record.cancel_requested_at,
+        state: null,
+        description: 'Cancellation requested.',
+      });
+    }
+    if (record.finished_at !== null && isTerminalRunState(record.status)) {
+      events.push({
+        event: 'finished',
+        at: record.finished_at,
+        state: record.status,
+        description: `Finished: ${record.status}.`,
+      });
+    }
+    return {
+      run_id: record.run_id,
+      status: record.status,
+      attempts: record.attempts,
+      dispatches: 1,
+      input,
+      events,
+    };
   }
 
   /** Moves a run to `status` (as a worker report or a cancel would), then "publishes" run.finished. */
@@ -245,6 +367,7 @@ export class FakeOrchestrator implements RunOrchestrator {
       clientId,
       requestKey: '',
       crtInput: input,
+      input: { ...input },
       record,
       quote: fakeQuote(runId, 'crt'),
     });

@@ -1,4 +1,4 @@
-import type { SpendDiagnosticsResponse, UsageStatementResponse } from '@svc/contracts';
+import type { DailySpendResponse, SpendDiagnosticsResponse, UsageStatementResponse } from '@svc/contracts';
 import { type AppError, ServiceUnavailableError } from '@svc/errors';
 import type { UsageStatementRequest, WalletReader } from '../../src/ports';
 import { balanceAnswer } from './fixtures';
@@ -11,6 +11,7 @@ import { balanceAnswer } from './fixtures';
 export class FakeWallet implements WalletReader {
   readonly usageRequests: UsageStatementRequest[] = [];
   readonly diagnosticsClients: string[] = [];
+  readonly dailySpendRequests: Array<{ clientId: string; days: number }> = [];
   down = false;
   failNext: AppError | null = null;
 
@@ -43,6 +44,18 @@ export class FakeWallet implements WalletReader {
       by_capability: [{ slug: 'pii-redact', runs: 1, spent_usd: '0.004' }],
       totals: { runs: 1, spent_usd: '0.004' },
     };
+  }
+
+  /** `days` days ending 2026-08-12 (UTC): 0.004 USD on the last day, nothing before. */
+  async dailySpend(clientId: string, days: number): Promise<DailySpendResponse> {
+    this.dailySpendRequests.push({ clientId, days });
+    this.enter();
+    const last = Date.UTC(2026, 7, 12);
+    const series = Array.from({ length: days }, (_, index) => {
+      const date = new Date(last - (days - 1 - index) * 86_400_000).toISOString().slice(0, 10);
+      return index === days - 1 ? { date, spent_usd: '0.004', runs: 1 } : { date, spent_usd: '0', runs: 0 };
+    });
+    return { client_id: clientId, currency: 'USD', days: series, total_usd: '0.004', runs: 1 };
   }
 
   async spendDiagnostics(clientId: string): Promise<SpendDiagnosticsResponse> {

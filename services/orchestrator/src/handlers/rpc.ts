@@ -15,6 +15,7 @@ import { capabilityJobEnqueuer } from '../adapters/capability-queue';
 import { workerAvailability } from '../adapters/redis-ports';
 import { cancelRun } from '../domain/cancel-run';
 import { getRunForClient } from '../domain/get-run';
+import { listRuns, runCounts, runTimeline } from '../domain/list-runs';
 import { quoteCapability } from '../domain/quote';
 import { runReceipt } from '../domain/receipt';
 import { startCapabilityRun } from '../domain/start-capability-run';
@@ -126,6 +127,9 @@ export function orchestratorHandlers(
           idempotencyKey: request.idempotency_key,
         },
       ),
+    listRuns: ({ client_id, ...query }) => listRuns(prisma, client_id, query),
+    runCounts: ({ client_id, created_from }) => runCounts(prisma, client_id, created_from),
+    runTimeline: ({ client_id, run_id }) => runTimeline(prisma, client_id, run_id),
     cancelRun: ({ client_id, run_id }) => cancelRun(cancelDeps, client_id, run_id),
     receipt: ({ client_id, run_id }) =>
       runReceipt(

@@ -71,8 +71,11 @@ export function resolveUsagePeriod(query: { from?: string; to?: string }, now: D
   return { start, end };
 }
 
-/** The client's charged-run captures in [period.start, period.end), optionally of one slug only. */
-function capturesIn(clientId: string, period: SpendPeriod, slug: string | null): Prisma.Sql {
+/**
+ * The client's charged-run captures in [period.start, period.end), optionally of one slug only: the
+ * FROM … WHERE of every usage figure (statements, daily spend).
+ */
+export function capturesIn(clientId: string, period: SpendPeriod, slug: string | null): Prisma.Sql {
   return Prisma.sql`FROM wallet.ledger_entries
     WHERE client_id = ${clientId}::uuid AND kind = 'capture' AND run_id IS NOT NULL
       AND created_at >= ${period.start} AND created_at < ${period.end}

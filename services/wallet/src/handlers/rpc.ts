@@ -3,6 +3,7 @@ import { microsFromUsd, type PlatformCatalog, usdFromMicros } from '@svc/contrac
 import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import { getBalance } from '../domain/balance';
+import { dailySpend } from '../domain/daily-spend';
 import { holdForRun } from '../domain/holds';
 import { openHolds } from '../domain/open-holds';
 import { DEFAULT_QUOTE_TTL_MS, issueQuote } from '../domain/quotes';
@@ -12,6 +13,7 @@ import { spendDiagnostics } from '../domain/spend-diagnostics';
 import { usageStatement } from '../domain/usage-statement';
 import {
   toBalanceResponse,
+  toDailySpendResponse,
   toQuoteResponse,
   toRunLedger,
   toSpendDiagnosticsResponse,
@@ -82,6 +84,8 @@ export function walletHandlers(deps: WalletHandlerDeps): ServiceHandlers<Platfor
       ),
     spendDiagnostics: async ({ client_id }) =>
       toSpendDiagnosticsResponse(await spendDiagnostics(prisma, client_id, { now: now() })),
+    dailySpend: async ({ client_id, days }) =>
+      toDailySpendResponse(await dailySpend(prisma, { clientId: client_id, days }, { now: now() })),
     // Idempotent (one ledger line per run and kind): the orchestrator calls it again until it gets
     // an answer, and its sweep re-drives runs whose answer it never recorded.
     settle: async (request) => {

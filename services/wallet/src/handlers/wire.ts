@@ -1,5 +1,6 @@
 import {
   type BalanceResponse,
+  type DailySpendResponse,
   type LedgerLine,
   type Quote,
   type RunLedger,
@@ -10,6 +11,7 @@ import {
 } from '@svc/contracts';
 import type { LedgerEntry, Quote as QuoteRow } from '@svc/db';
 import { type BalanceSnapshot, shownUsd } from '../domain/balance';
+import type { DailySpend } from '../domain/daily-spend';
 import { perHourMicros, sharePct } from '../domain/diagnostics';
 import { StoredQuoteDetail } from '../domain/quotes';
 import type { RunLedgerSummary } from '../domain/run-ledger';
@@ -133,5 +135,19 @@ export function toSpendDiagnosticsResponse(diagnostics: SpendDiagnostics): Spend
       spent_usd: usdFromMicros(usage.spentMicros),
       share_pct: sharePct(usage.spentMicros, diagnostics.periodSpentMicros),
     })),
+  };
+}
+
+export function toDailySpendResponse(series: DailySpend): DailySpendResponse {
+  return {
+    client_id: series.clientId,
+    currency: 'USD',
+    days: series.days.map((day) => ({
+      date: day.date,
+      spent_usd: usdFromMicros(day.spentMicros),
+      runs: day.runs,
+    })),
+    total_usd: usdFromMicros(series.totals.spentMicros),
+    runs: series.totals.runs,
   };
 }

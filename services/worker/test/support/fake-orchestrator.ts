@@ -90,6 +90,9 @@ export class FakeOrchestrator {
       startRun: notServed,
       cancelRun: notServed,
       receipt: notServed,
+      listRuns: notServed,
+      runCounts: notServed,
+      runTimeline: notServed,
     });
   }
 }

@@ -10,6 +10,7 @@ export interface KeyRow {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  expires_at: string | null;
 }
 
 /** Every key (or one client's), oldest first. The store never returns secrets or hashes. */
@@ -24,5 +25,6 @@ export async function listKeys(store: ApiKeyStore, args: ListKeysArgs): Promise<
     created_at: row.createdAt.toISOString(),
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
     revoked_at: row.revokedAt?.toISOString() ?? null,
+    expires_at: row.expiresAt?.toISOString() ?? null,
   }));
 }

@@ -1,0 +1,116 @@
+import { Readable } from 'node:stream';
+import {
+  UploadResponse,
+  VAULT_DOCUMENT_CONTENT_TYPES,
+  VAULT_DOCUMENT_MAX_BYTES,
+  VAULT_DOCUMENT_UPLOAD_SLUG,
+} from '@svc/contracts';
+import type { NextFunction, Request } from 'express';
+import multer from 'multer';
+import { checkedBody } from '../../domain/contract-body';
+import { createUploadSession } from '../../domain/upload-session';
+import type { GatewayResponse } from '../../locals';
+import { clientGoneSignal } from '../../routes/client-gone';
+import { callUploadsData, readUpstreamJson, relayedError } from '../../routes/uploads-data-proxy';
+import type { PageContext, PageKit } from '../page-kit';
+import { PageError } from '../page-kit';
+import { sendErrorPage } from '../render';
+import { requestState } from '../request-state';
+import { roleCan } from '../roles';
+import { baseUrlOf } from './runs-download';
+
+/** Which file types a template may be, when the browser sends none better than octet-stream. */
+const BY_EXTENSION: Readonly<Record<string, (typeof VAULT_DOCUMENT_CONTENT_TYPES)[number]>> = {
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  html: 'text/html',
+  htm: 'text/html',
+};
+
+const parseTemplate = multer({
+  storage: multer.memoryStorage(),
+  // Browsers send a UTF-8 file name without saying so (busboy's default would read it as latin1).
+  defParamCharset: 'utf8',
+  limits: { fileSize: VAULT_DOCUMENT_MAX_BYTES, files: 1, fields: 250, fieldSize: 64 * 1024 },
+}).single('template');
+
+/**
+ * The fill form's multipart body: only for a role with `vault` (nobody else's bytes are read),
+ * then multer (memory, 10 MB). Its refusals are pages: 413 for a larger file, 400 otherwise.
+ */
+export function templateBody(req: Request, res: GatewayResponse, next: NextFunction): void {
+  const session = requestState(req).session;
+  if (session === undefined || !roleCan(session.account.role, 'vault')) {
+    sendErrorPage(req, res, 403, 'Your role does not include this page. Ask an owner of your account.');
+    return;
+  }
+  parseTemplate(req, res, (err: unknown) => {
+    if (err === undefined || err === null) return next();
+    if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE') {
+      return sendErrorPage(
+        req,
+        res,
+        413,
+        `The template is larger than ${VAULT_DOCUMENT_MAX_BYTES / (1024 * 1024)} MB.`,
+      );
+    }
+    if (err instanceof multer.MulterError)
+      return sendErrorPage(req, res, 400, `The form could not be read (${err.code}).`);
+    next(err);
+  });
+}
+
+/** The template's declared type: the browser's when it is one the vault takes, else by extension. */
+export function templateContentType(file: {
+  readonly mimetype: string;
+  readonly originalname: string;
+}): string {
+  if ((VAULT_DOCUMENT_CONTENT_TYPES as readonly string[]).includes(file.mimetype)) return file.mimetype;
+  const extension = /\.([A-Za-z0-9]+)$/.exec(file.originalname)?.[1]?.toLowerCase() ?? '';
+  const type = BY_EXTENSION[extension];
+  if (type === undefined) {
+    throw new PageError(422, 'The template must be a PDF, text, Markdown or HTML file.');
+  }
+  return type;
+}
+
+/**
+ * Stores the uploaded template as a `vault-document` upload, as an API client would: an upload
+ * session (domain/upload-session.ts) then the PUT of its bytes to the uploads service over the
+ * gateway's data proxy, with the session's one-time token. Answers the upload's id.
+ */
+export async function storeTemplate(
+  kit: PageKit,
+  ctx: PageContext,
+  file: Express.Multer.File,
+): Promise<string> {
+  const contentType = templateContentType(file);
+  const session = await createUploadSession(kit.deps.uploads, {
+    clientId: ctx.account.clientId,
+    slug: VAULT_DOCUMENT_UPLOAD_SLUG,
+    request: {
+      input: { filename: file.originalname, content_type: contentType, size_bytes: file.size },
+      client_type: 'dashboard',
+    },
+    baseUrl: baseUrlOf(kit, ctx),
+  });
+  const exchange = await callUploadsData(kit.deps.uploadsData, {
+    method: 'PUT',
+    path: `/internal/uploads/${session.upload_id}`,
+    headers: {
+      authorization: `Bearer ${session.upload_token}`,
+      'content-type': contentType,
+      'content-length': String(file.size),
+      ...(ctx.res.locals.requestId === undefined ? {} : { 'x-request-id': ctx.res.locals.requestId }),
+    },
+    body: Readable.from([file.buffer]),
+    signal: clientGoneSignal(ctx.res),
+  });
+  const status = exchange.response.statusCode ?? 500;
+  const body = await readUpstreamJson(exchange.response);
+  exchange.abort();
+  if (status !== 200) throw relayedError(status, body);
+  return checkedBody(UploadResponse, body, `template upload ${session.upload_id}`).upload.upload_id;
+}

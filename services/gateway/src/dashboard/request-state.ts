@@ -1,0 +1,32 @@
+import type { Request } from 'express';
+import type { SignedInAccount } from './ports';
+
+/**
+ * What the dashboard's middleware learns about a request, kept beside it (a WeakMap, so the gateway's
+ * typed res.locals stays the API routes' own).
+ */
+export interface DashboardSession {
+  readonly account: SignedInAccount;
+  /** The cookie's token: the CSRF key. Never logged, never rendered. */
+  readonly token: string;
+  readonly csrfToken: string;
+}
+
+export interface RequestState {
+  session?: DashboardSession;
+  /** The previous action's notice, read from its cookie (cleared once shown). */
+  flash?: string;
+  /** A multipart POST: its `_csrf` is checked by the page kit once the route's multer has parsed it. */
+  csrfPending?: boolean;
+}
+
+const states = new WeakMap<Request, RequestState>();
+
+export function requestState(req: Request): RequestState {
+  let state = states.get(req);
+  if (state === undefined) {
+    state = {};
+    states.set(req, state);
+  }
+  return state;
+}

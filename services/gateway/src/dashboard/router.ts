@@ -1,0 +1,75 @@
+import cookieParser from 'cookie-parser';
+import express, { type NextFunction, type Request, Router } from 'express';
+import type { GatewayHandler, GatewayResponse } from '../locals';
+import { assetsRouter } from './assets';
+import { createPageKit } from './page-kit';
+import { PAGE_MODULES } from './pages';
+import { signInRoutes, signOutRoutes } from './pages/sign-in';
+import type { DashboardDeps } from './ports';
+import { describeFailure, NOT_FOUND_TEXT, sendErrorPage } from './render';
+import { DASHBOARD_CSP } from './security';
+import { checkCsrf, readFlash, requireSession } from './session';
+
+/** bytes: the largest urlencoded form (the longest is a vault field's value); multipart is multer's. */
+const FORM_BODY_LIMIT = '64kb';
+
+/** On every dashboard answer, errors and assets included: helmet's API policies are replaced here. */
+function setDashboardHeaders(res: GatewayResponse): void {
+  res.setHeader('Content-Security-Policy', DASHBOARD_CSP);
+  res.setHeader('Cache-Control', 'no-store');
+  // helmet's `no-referrer` makes a browser send `Origin: null` with a form POST, which the CSRF
+  // check must refuse; `same-origin` sends our own origin and still nothing to other sites.
+  res.setHeader('Referrer-Policy', 'same-origin');
+}
+
+const securityHeaders: GatewayHandler = (_req, res, next) => {
+  setDashboardHeaders(res);
+  next();
+};
+
+/**
+ * The dashboard at /dashboard (app.ts mounts it): headers → assets → cookies, form bodies, flash →
+ * sign-in (no session) → session → CSRF → sign-out and the page modules → 404 page → error page.
+ * It answers HTML everywhere, its own 404 and errors included (the API's JSON ones never reach it).
+ */
+export function dashboardRouter(deps: DashboardDeps): Router {
+  const router = Router();
+  router.use(securityHeaders);
+  router.use('/assets', assetsRouter());
+  router.use(cookieParser());
+  router.use(express.urlencoded({ extended: false, limit: FORM_BODY_LIMIT, parameterLimit: 1_000 }));
+  router.use(readFlash);
+  signInRoutes(router, deps);
+  router.use(requireSession(deps));
+  router.use(checkCsrf(deps));
+  signOutRoutes(router, deps);
+  const kit = createPageKit(deps);
+  for (const module of PAGE_MODULES) module(router, kit);
+  router.use((req: Request, res: GatewayResponse) => sendErrorPage(req, res, 404, NOT_FOUND_TEXT));
+  router.use(dashboardErrorPage);
+  return router;
+}
+
+/**
+ * Anything thrown under /dashboard as an HTML error page with the dashboard's headers: the router's
+ * own failures, and (app.ts mounts it at /dashboard too) what the app's middleware refuses before the
+ * router runs, such as a spent rate-limit budget (429) or a malformed URL (422).
+ */
+export function dashboardErrorPage(
+  err: unknown,
+  req: Request,
+  res: GatewayResponse,
+  next: NextFunction,
+): void {
+  if (res.headersSent) {
+    next(err);
+    return;
+  }
+  setDashboardHeaders(res);
+  if (typeof err === 'object' && err !== null && 'type' in err && err.type === 'entity.too.large') {
+    sendErrorPage(req, res, 413, 'The form is too large.');
+    return;
+  }
+  const failure = describeFailure(err, res);
+  sendErrorPage(req, res, failure.status, failure.message);
+}

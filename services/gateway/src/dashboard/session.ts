@@ -1,0 +1,85 @@
+import type { Request, Response } from 'express';
+import type { GatewayHandler } from '../locals';
+import type { DashboardDeps } from './ports';
+import { redirectWithFlash, sendErrorPage } from './render';
+import { requestState } from './request-state';
+import {
+  CSRF_REFUSAL,
+  cookieNames,
+  cookieOptions,
+  csrfTokenFor,
+  csrfTokenMatches,
+  originAllowed,
+} from './security';
+
+/** The session cookie's value from cookie-parser (absent, or not a string: no session). */
+export function sessionTokenOf(req: Request): string | undefined {
+  const cookies: unknown = req.cookies;
+  if (typeof cookies !== 'object' || cookies === null) return undefined;
+  const token: unknown = Reflect.get(cookies, cookieNames(req).session);
+  return typeof token === 'string' && token.length > 0 && token.length <= 200 ? token : undefined;
+}
+
+/** Reads the previous action's notice into the request state (page rendering clears it). */
+export const readFlash: GatewayHandler = (req, _res, next) => {
+  const cookies: unknown = req.cookies;
+  const flash: unknown =
+    typeof cookies === 'object' && cookies !== null
+      ? Reflect.get(cookies, cookieNames(req).flash)
+      : undefined;
+  if (typeof flash === 'string' && flash.length > 0) requestState(req).flash = flash.slice(0, 300);
+  next();
+};
+
+/** To the sign-in page, coming back to this page (a GET) afterwards. */
+function toSignIn(req: Request, res: Response, note: string | undefined): void {
+  const back = req.method === 'GET' ? `?next=${encodeURIComponent(req.originalUrl)}` : '';
+  redirectWithFlash(req, res, `/dashboard/sign-in${back}`, note);
+}
+
+/**
+ * Every page past sign-in: the cookie's session, looked up (absolute and idle expiry applied by the
+ * store), else a redirect to sign-in, with a note when a session cookie was there but is over.
+ */
+export function requireSession(deps: DashboardDeps): GatewayHandler {
+  return async (req, res, next) => {
+    const token = sessionTokenOf(req);
+    if (token === undefined) return toSignIn(req, res, undefined);
+    const account = await deps.sessions.lookup(token);
+    if (account === null) {
+      res.clearCookie(cookieNames(req).session, cookieOptions(req));
+      return toSignIn(req, res, 'Your session has ended. Sign in again.');
+    }
+    requestState(req).session = { account, token, csrfToken: csrfTokenFor(token) };
+    next();
+  };
+}
+
+/**
+ * Every POST past sign-in: Origin (when sent) is ours, and the synchronizer token (`_csrf` field or
+ * `X-CSRF-Token` header) is the session's. A multipart body is not parsed yet here: the page kit
+ * checks its `_csrf` once the route's multer has run.
+ */
+export function checkCsrf(deps: DashboardDeps): GatewayHandler {
+  return (req, res, next) => {
+    if (req.method !== 'POST') return next();
+    const state = requestState(req);
+    const session = state.session;
+    if (session === undefined || !originAllowed(req, deps.publicBaseUrl)) {
+      return sendErrorPage(req, res, 403, CSRF_REFUSAL);
+    }
+    const header = req.get('x-csrf-token');
+    if (header !== undefined) {
+      if (csrfTokenMatches(session.token, header)) return next();
+      return sendErrorPage(req, res, 403, CSRF_REFUSAL);
+    }
+    if (req.is('multipart/form-data')) {
+      state.csrfPending = true;
+      return next();
+    }
+    const body: unknown = req.body;
+    const presented = typeof body === 'object' && body !== null ? Reflect.get(body, '_csrf') : undefined;
+    if (csrfTokenMatches(session.token, presented)) return next();
+    sendErrorPage(req, res, 403, CSRF_REFUSAL);
+  };
+}
