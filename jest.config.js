@@ -19,6 +19,9 @@ const transform = {
 };
 const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/tools'];
 const testPathIgnorePatterns = ['/node_modules/', '/generated/', '/\\.data/'];
+// The SDK's build output (packages/sdk/dist) carries a package.json named @svc/sdk too: jest's module map
+// must not see two packages of one name (pnpm --filter @svc/sdk build, or the packing test mid-run).
+const modulePathIgnorePatterns = ['<rootDir>/packages/sdk/dist/'];
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -43,6 +46,7 @@ module.exports = {
       displayName: 'unit',
       roots,
       transform,
+      modulePathIgnorePatterns,
       testEnvironment: 'node',
       testMatch: ['**/*.test.ts'],
       testPathIgnorePatterns: [...testPathIgnorePatterns, '\\.int\\.test\\.ts$'],
@@ -51,6 +55,7 @@ module.exports = {
       displayName: 'integration',
       roots,
       transform,
+      modulePathIgnorePatterns,
       testEnvironment: 'node',
       testMatch: ['**/*.int.test.ts'],
       testPathIgnorePatterns,

@@ -23,12 +23,16 @@ import {
   Filename,
   IdempotencyKey,
   ListCapabilitiesResponse,
+  ListRunsQuery,
+  type ListRunsQueryInput,
+  ListRunsResponse,
   type Quote,
   QuoteResponse,
   type RunRecord,
   RunStartResponse,
   type RunState,
   RunStatusResponse,
+  type RunSummary,
   UPLOAD_MAX_BYTES,
   UploadResponse,
   UploadSessionResponse,
@@ -164,6 +168,12 @@ function prop(value: unknown, key: string): unknown {
 }
 
 /** Throws UnknownRunStateError when a run answer names a state outside the contract (before its schema would). */
+/** A listed run in a state outside RUN_STATES is UnknownRunStateError, as for a single run. */
+function checkListedRunStates(raw: unknown): void {
+  const runs = prop(raw, 'runs');
+  if (Array.isArray(runs)) for (const run of runs) checkRunState(run);
+}
+
 function checkRunState(raw: unknown): void {
   const status = prop(raw, 'status');
   if (!isKnownRunState(status)) throw new UnknownRunStateError(String(prop(raw, 'run_id') ?? '?'), status);
@@ -337,6 +347,46 @@ export class SvcClient {
       CancelRunResponse,
       checkRunState,
     );
+  }
+
+  /**
+   * GET /api/capability-runs (issue 18): one page of the key's client's runs, newest first, filtered
+   * by `state`, `capability` and creation time (`created_from` inclusive, `created_to` exclusive);
+   * `cursor` is the `next_cursor` of the previous page (same filters). The query is checked against
+   * the contract's ListRunsQuery before any request (ValidationError, status 0).
+   */
+  async listRuns(query: ListRunsQueryInput = {}, signal?: AbortSignal): Promise<ListRunsResponse> {
+    const parsed = ListRunsQuery.safeParse(query);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ValidationError(0, `listRuns: ${issue?.path.join('.') || 'query'}: ${issue?.message}`);
+    }
+    return this.json(
+      { method: 'GET', url: '/api/capability-runs', query: { ...parsed.data }, retry: true, signal },
+      ListRunsResponse,
+      checkListedRunStates,
+    );
+  }
+
+  /**
+   * Every run matching `query`, page after page (`for await (const run of client.iterateRuns({state:
+   * 'failed'}))`): follows `next_cursor` until the last page; `limit` is the page size. Runs recorded
+   * while iterating do not shift the pages (keyset pagination) and each run comes once.
+   */
+  async *iterateRuns(
+    query: Omit<ListRunsQueryInput, 'cursor'> & { cursor?: string } = {},
+    signal?: AbortSignal,
+  ): AsyncGenerator<RunSummary, void, undefined> {
+    let cursor = query.cursor;
+    for (;;) {
+      const page = await this.listRuns({ ...query, ...(cursor === undefined ? {} : { cursor }) }, signal);
+      yield* page.runs;
+      if (page.next_cursor === null) return;
+      if (page.next_cursor === cursor) {
+        throw new InvalidResponseError(200, `GET /api/capability-runs: next_cursor repeats the cursor sent`);
+      }
+      cursor = page.next_cursor;
+    }
   }
 
   /**

@@ -2,6 +2,22 @@
  * @svc/sdk: a TypeScript client of the capability service whose types and answer checks come from
  * @svc/contracts, implementing the spec's client rules (README "SDK"; docs/decisions.md SK1-SK8).
  */
+// The wire types a caller handles, from the contracts (the packaged .d.ts inlines them).
+export type {
+  Artifact,
+  ArtifactManifestResponse,
+  BalanceResponse,
+  DescribeCapabilityResponse,
+  ListCapabilitiesResponse,
+  ListRunsQueryInput,
+  ListRunsResponse,
+  Quote,
+  RunRecord,
+  RunState,
+  RunStatusResponse,
+  RunSummary,
+  UsageStatementResponse,
+} from '@svc/contracts';
 export {
   type DownloadResult,
   newIdempotencyKey,

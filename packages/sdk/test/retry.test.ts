@@ -356,3 +356,46 @@ describe('downloads', () => {
     expect(calls).toHaveLength(1);
   });
 });
+
+describe('listing runs (fake gateway)', () => {
+  const summary = (status: string) => {
+    const {
+      ok: _ok,
+      quote_id: _q,
+      runtime: _r,
+      waiting_for_runtime: _w,
+      status_message: _s,
+      ...rest
+    } = runRecord(status);
+    return rest;
+  };
+  const page = (status: string, nextCursor: string | null) =>
+    json(200, { ok: true, runs: [summary(status)], next_cursor: nextCursor });
+
+  it('sends the parsed query and follows next_cursor to the last page', async () => {
+    const { fetch, calls } = fakeFetch([page('completed', 'c1'), page('failed', null)]);
+    const runs = [];
+    for await (const run of client(fetch).iterateRuns({ state: 'completed', limit: 1 }))
+      runs.push(run.status);
+    expect(runs).toEqual(['completed', 'failed']);
+    expect(calls.map((call) => new URL(call.url).search)).toEqual([
+      '?state=completed&limit=1',
+      '?state=completed&cursor=c1&limit=1',
+    ]);
+  });
+
+  it('a next_cursor that repeats the cursor sent ends the iteration with InvalidResponseError', async () => {
+    const { fetch, calls } = fakeFetch([page('completed', 'c1'), page('completed', 'c1')]);
+    const seen: string[] = [];
+    const iterate = async () => {
+      for await (const run of client(fetch).iterateRuns()) seen.push(run.run_id);
+    };
+    await expect(iterate()).rejects.toThrow(/next_cursor repeats/);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('a listed run in an unknown state is UnknownRunStateError', async () => {
+    const { fetch } = fakeFetch([page('sleeping', null)]);
+    await expect(client(fetch).listRuns()).rejects.toBeInstanceOf(UnknownRunStateError);
+  });
+});

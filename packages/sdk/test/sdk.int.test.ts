@@ -18,6 +18,7 @@ import {
   type ProgressEvent,
   SvcClient,
   UploadRejectedError,
+  ValidationError,
 } from '../src';
 import { FaultProxy, spyFetch } from './support';
 
@@ -243,5 +244,46 @@ describe('client rules', () => {
     await expect(client.upload('pdf-extract-text', empty)).rejects.toThrow(/empty/);
     const requests = proxy.seen.slice(before).map((seen) => `${seen.method} ${seen.path}`);
     expect(requests.every((line) => line === 'GET /api/capabilities/pdf-extract-text')).toBe(true);
+  });
+});
+
+describe('listing runs', () => {
+  it("pages through the client's runs newest first, filters them, and iterates over every page", async () => {
+    const client = await paidClient();
+    // crt is free and answers at once: three finished runs, oldest first.
+    const started: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const run = await client.run('crt', { apex: `list${n}-${tag}.com`, limit: 1 }, { pollIntervalMs: 100 });
+      started.push(run.run_id);
+    }
+    const newestFirst = [...started].reverse();
+
+    const first = await client.listRuns({ limit: 2 });
+    expect(first.runs.map((run) => run.run_id)).toEqual(newestFirst.slice(0, 2));
+    expect(first.runs[0]).toMatchObject({ slug: 'crt', status: 'completed', client_type: 'sdk' });
+    expect(first.next_cursor).not.toBeNull();
+    const second = await client.listRuns({ limit: 2, cursor: first.next_cursor ?? '' });
+    expect(second.runs.map((run) => run.run_id)).toEqual(newestFirst.slice(2));
+    expect(second.next_cursor).toBeNull();
+
+    const all: string[] = [];
+    for await (const run of client.iterateRuns({ limit: 1, state: 'completed' })) all.push(run.run_id);
+    expect(all).toEqual(newestFirst);
+    expect((await client.listRuns({ capability: 'pii-redact' })).runs).toEqual([]);
+
+    // Another client never sees them.
+    const other = await paidClient();
+    expect((await other.listRuns()).runs).toEqual([]);
+  });
+
+  it('checks the query before any request; a cursor that is not a next_cursor is the server’s 422', async () => {
+    const { fetch: spy, seen } = spyFetch();
+    const client = await paidClient({ fetch: spy, direct: true });
+    await expect(client.listRuns({ limit: 0 })).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.listRuns({ state: 'sleeping' as never })).rejects.toThrow(/state/);
+    expect(seen).toEqual([]);
+    const refused = await client.listRuns({ cursor: 'not-a-cursor' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect((refused as ValidationError).status).toBe(422);
   });
 });

@@ -5,6 +5,8 @@ import type {
   BalanceResponse,
   DescribeCapabilityResponse,
   ListCapabilitiesResponse,
+  ListRunsQueryInput,
+  ListRunsResponse,
   RunStatusResponse,
   UsageStatementResponse,
 } from '@svc/contracts';
@@ -181,6 +183,39 @@ export async function status(ctx: CommandContext, runId: string): Promise<ExitCo
   const record = await ctx.client().getRun(runId);
   ctx.out.result(record, () => runText(ctx.out, record));
   return EXIT.ok;
+}
+
+/**
+ * `svc runs`: one page of the client's runs (the API's answer with --json; a hint for the next page
+ * on stderr), or with `all` every page through the SDK's iterator (`{ok, runs, next_cursor: null}`).
+ */
+export async function runs(ctx: CommandContext, query: ListRunsQueryInput, all: boolean): Promise<ExitCode> {
+  const client = ctx.client();
+  let answer: ListRunsResponse;
+  if (all) {
+    const collected: ListRunsResponse['runs'] = [];
+    for await (const run of client.iterateRuns(query, ctx.signal)) collected.push(run);
+    answer = { ok: true, runs: collected, next_cursor: null };
+  } else {
+    answer = await client.listRuns(query, ctx.signal);
+  }
+  ctx.out.result(answer, () => runsText(answer));
+  if (answer.next_cursor !== null && !ctx.out.json) {
+    ctx.out.note(`more: svc runs --cursor ${answer.next_cursor} (with the same filters), or --all`);
+  }
+  return EXIT.ok;
+}
+
+function runsText(answer: ListRunsResponse): string {
+  if (answer.runs.length === 0) return 'no runs';
+  const table = new Table({
+    head: ['run', 'capability', 'state', 'USD', 'created', 'finished'],
+    style: { head: [], border: [] },
+  });
+  for (const run of answer.runs) {
+    table.push([run.run_id, run.slug, run.status, run.price_usd, run.created_at, run.finished_at ?? '']);
+  }
+  return table.toString();
 }
 
 export async function cancel(ctx: CommandContext, runId: string): Promise<ExitCode> {

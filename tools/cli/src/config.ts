@@ -126,7 +126,7 @@ export function loadConfig(env: Env, fs?: ConfigFs, uid?: number): CliConfig {
 export function requireApiKey(config: CliConfig): string {
   if (config.apiKey !== undefined) return config.apiKey;
   throw new ConfigError(
-    `this command needs an API key: set SVC_API_KEY, or run \`svc login\` (reads it from stdin and writes ${config.configPath} with mode 600)`,
+    `this command needs an API key: set SVC_API_KEY, or run \`svc login\` (asks for it without echo, or reads stdin, and writes ${config.configPath} with mode 600)`,
   );
 }
 

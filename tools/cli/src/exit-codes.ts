@@ -13,6 +13,7 @@ import {
   UploadRejectedError,
 } from '@svc/sdk';
 import { ConfigError } from './config';
+import { InterruptedError } from './secret-input';
 import { UsageError } from './usage-error';
 
 /**
@@ -31,6 +32,8 @@ export const EXIT = {
   unavailable: 4,
   /** Not found: 404 (an unknown slug, run, upload or artifact; another client's looks the same). */
   notFound: 5,
+  /** Ctrl-C (a run being waited for is cancelled on the server first; main.ts), or at the login prompt. */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -41,6 +44,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   3  refused (401, 402, 403, 409, 413, 415, 422; a describe_only or blocked capability; a file describe rules out)
   4  unavailable (network, 5xx, 408, 429, --deadline passed)
   5  not found (404)
+  130  interrupted (Ctrl-C; a run being waited for is cancelled on the server first)
 `;
 
 const REFUSED_STATUSES = new Set([401, 402, 403, 409, 413, 415, 422]);
@@ -49,6 +53,7 @@ const UNAVAILABLE_STATUSES = new Set([408, 429]);
 /** The exit code for an error thrown by a command. */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError || error instanceof ConfigError) return EXIT.usage;
+  if (error instanceof InterruptedError) return EXIT.interrupted;
   if (error instanceof CapabilityNotRunnableError || error instanceof UploadRejectedError)
     return EXIT.refused;
   if (

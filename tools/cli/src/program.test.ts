@@ -77,6 +77,9 @@ describe('svc argument parsing', () => {
     [['run', 'pii-redact', '--input', '{}', '--wait', '--deadline', 'soon']],
     [['search', '--limit', '0']],
     [['usage', '--from', 'yesterday']],
+    [['runs', '--state', 'sleeping']],
+    [['runs', '--limit', '101']],
+    [['runs', '--to', 'tomorrow']],
     [['contract', 'check']],
   ])('%j is a usage error (exit 2) and sends nothing', async (argv) => {
     const result = await cli(argv);

@@ -1,4 +1,5 @@
 import { runCheck } from '@svc/contract-tools/src/check/cli';
+import { RUN_LIST_DEFAULT_LIMIT, RUN_LIST_MAX_LIMIT, RUN_STATES, type RunState } from '@svc/contracts';
 import { SvcClient } from '@svc/sdk';
 import { type Command, Command as CommanderCommand, CommanderError, Option } from 'commander';
 import { parseDateFlag, parseDuration, parseInput, parseIntInRange } from './args';
@@ -13,6 +14,7 @@ import {
 } from './config';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes';
 import { type Io, Output } from './output';
+import { readSecretLine } from './secret-input';
 import { UsageError } from './usage-error';
 
 export const CLI_VERSION = '0.1.0';
@@ -216,6 +218,45 @@ function buildProgram(deps: CliDeps, out: Output, setExit: (code: number) => voi
     .action(act(async (runId: string) => commands.cancel(ctx(true), runId)));
 
   program
+    .command('runs')
+    .description('your runs, newest first; --all follows every page (--limit is then the page size)')
+    .addOption(new Option('--state <state>', 'only runs in this state').choices([...RUN_STATES]))
+    .option('--capability <slug>', 'only runs of this capability')
+    .option('--from <date>', 'created at or after (2026-11-01 or an RFC 3339 time)')
+    .option('--to <date>', 'created before')
+    .option(`--limit <n>`, `runs per page (1-${RUN_LIST_MAX_LIMIT}, default ${RUN_LIST_DEFAULT_LIMIT})`)
+    .option('--cursor <cursor>', 'the page after a previous answer (its next_cursor; same filters)')
+    .option('--all', 'every page')
+    .addOption(jsonOption())
+    .action(
+      act(
+        async (opts: {
+          state?: string;
+          capability?: string;
+          from?: string;
+          to?: string;
+          limit?: string;
+          cursor?: string;
+          all?: boolean;
+        }) =>
+          commands.runs(
+            ctx(true),
+            {
+              ...(opts.state === undefined ? {} : { state: opts.state as RunState }),
+              ...(opts.capability === undefined ? {} : { capability: opts.capability }),
+              ...(opts.from === undefined ? {} : { created_from: parseDateFlag(opts.from, '--from') }),
+              ...(opts.to === undefined ? {} : { created_to: parseDateFlag(opts.to, '--to') }),
+              ...(opts.limit === undefined
+                ? {}
+                : { limit: parseIntInRange(opts.limit, '--limit', 1, RUN_LIST_MAX_LIMIT) }),
+              ...(opts.cursor === undefined ? {} : { cursor: opts.cursor }),
+            },
+            opts.all === true,
+          ),
+      ),
+    );
+
+  program
     .command('upload')
     .description(
       'upload a file for a capability (checked against describe before any byte is sent); prints the upload id',
@@ -273,7 +314,9 @@ function buildProgram(deps: CliDeps, out: Output, setExit: (code: number) => voi
 
   program
     .command('login')
-    .description('read an API key from stdin and save it to the config file (mode 600)')
+    .description(
+      'save an API key to the config file (mode 600): typed at a terminal without echo, else the first line of stdin',
+    )
     .option('--base-url <url>', 'also save the platform URL')
     .addOption(jsonOption())
     .action(
@@ -303,12 +346,18 @@ function buildProgram(deps: CliDeps, out: Output, setExit: (code: number) => voi
   return program;
 }
 
+/**
+ * The key for `svc login`: typed at a terminal, without echo (secret-input.ts); else the first line
+ * of stdin (`svc login < key.txt`, a pipe from a password manager).
+ */
 async function readAllStdin(): Promise<string> {
-  if (process.stdin.isTTY) process.stderr.write('API key (input is shown; end with Enter): ');
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) {
-    chunks.push(chunk as Buffer);
-    if (process.stdin.isTTY && chunk.toString().includes('\n')) break;
+  if (process.stdin.isTTY) {
+    return readSecretLine(
+      { input: process.stdin, output: process.stderr },
+      'API key (not shown while you type or paste; end with Enter): ',
+    );
   }
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }

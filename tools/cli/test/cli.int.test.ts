@@ -171,6 +171,80 @@ describe('svc against the platform', () => {
     expect(jsonOf(refused)).toMatchObject({ kind: 'UploadRejectedError' });
   });
 
+  it('runs crt (fake CT providers) with and without --wait; a public suffix is refused (exit 3)', async () => {
+    const apex = `cli-${tag}.com`;
+    const waited = await svc(
+      ['run', 'crt', '--input', JSON.stringify({ apex, limit: 5 }), '--wait', '--json'],
+      env,
+    );
+    expect(waited.code).toBe(0);
+    const record = jsonOf(waited);
+    expect(record).toMatchObject({
+      ok: true,
+      slug: 'crt',
+      status: 'completed',
+      result: { status: 'completed', apex, limit: 5, live_hosts_verified: false },
+    });
+    expect(waited.stderr).toMatch(/quoted 0(\.0+)? USD/);
+
+    // Without --wait: crt answers at once (its synchronous §4.5 answer); human stdout is the run id.
+    const started = await svc(['run', 'crt', '--input', JSON.stringify({ apex: `cli2-${tag}.com` })], env);
+    expect(started.code).toBe(0);
+    const runId = started.stdout.trim();
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+    const status = await svc(['status', runId, '--json'], env);
+    expect(jsonOf(status)).toMatchObject({ run_id: runId, slug: 'crt', status: 'completed' });
+
+    const suffix = await svc(['run', 'crt', '--input', '{"apex":"co.uk"}', '--wait', '--json'], env);
+    expect(suffix.code).toBe(3);
+    expect(jsonOf(suffix)).toMatchObject({ ok: false, status: 422, exit_code: 3 });
+  });
+
+  it('lists runs: one page with the next-page hint, --cursor, --all, filters', async () => {
+    // A client of its own, so the list holds exactly the runs made here.
+    const key = await stack.createApiKey({ scopes: SCOPES, balanceUsd: '1' });
+    const own = { ...env, SVC_API_KEY: key.apiKey };
+    const ids: string[] = [];
+    for (const n of [1, 2]) {
+      const started = await svc(
+        ['run', 'crt', '--input', JSON.stringify({ apex: `runs${n}-${tag}.com` })],
+        own,
+      );
+      expect(started.code).toBe(0);
+      ids.push(started.stdout.trim());
+    }
+    const newestFirst = [...ids].reverse();
+
+    const first = await svc(['runs', '--limit', '1', '--json'], own);
+    expect(first.code).toBe(0);
+    const page = jsonOf(first) as {
+      ok: boolean;
+      runs: Array<{ run_id: string }>;
+      next_cursor: string | null;
+    };
+    expect(page.runs.map((run) => run.run_id)).toEqual(newestFirst.slice(0, 1));
+    expect(page.next_cursor).toEqual(expect.any(String));
+    const second = jsonOf(
+      await svc(['runs', '--limit', '1', '--cursor', String(page.next_cursor), '--json'], own),
+    );
+    expect((second.runs as Array<{ run_id: string }>).map((run) => run.run_id)).toEqual(newestFirst.slice(1));
+
+    const all = jsonOf(await svc(['runs', '--all', '--limit', '1', '--state', 'completed', '--json'], own));
+    expect(all).toMatchObject({ ok: true, next_cursor: null });
+    expect((all.runs as Array<{ run_id: string }>).map((run) => run.run_id)).toEqual(newestFirst);
+
+    const human = await svc(['runs', '--limit', '1'], own);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(newestFirst[0]);
+    expect(human.stdout).toMatch(/crt.*completed/);
+    expect(human.stderr).toMatch(/more: svc runs --cursor \S+/);
+    const none = await svc(['runs', '--capability', 'pii-redact'], own);
+    expect(none.stdout.trim()).toBe('no runs');
+    const badCursor = await svc(['runs', '--cursor', 'not-a-cursor', '--json'], own);
+    expect(badCursor.code).toBe(3);
+    expect(jsonOf(badCursor)).toMatchObject({ ok: false, status: 422 });
+  });
+
   it('cancels a queued run; a --wait past its --deadline cancels the run on the server (exit 4)', async () => {
     // html-to-pdf needs a browser worker, which the shared platform has none of: runs stay queued.
     const started = await svc(

@@ -146,3 +146,82 @@ export async function corruptingProxy(target: string): Promise<{ url: string; cl
     },
   };
 }
+
+/** A running `svc …` in a pseudo-terminal (util-linux `script`): its screen, keys typed into it. */
+export interface PtySession {
+  /** Everything the terminal showed so far (stdout and stderr both, with control sequences). */
+  screen(): string;
+  /** Resolves once the screen matches (rejects when svc exits first). */
+  waitFor(pattern: RegExp): Promise<void>;
+  /** Types into the terminal. */
+  type(text: string): void;
+  readonly exit: Promise<{ code: number; screen: string }>;
+}
+
+const quoteShell = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * `svc …` on a real pseudo-terminal: `script -qfec <command> /dev/null` (util-linux) gives the
+ * command a pty whose output is script's stdout and whose input is script's stdin. Without
+ * `columns` the pty has no size (0×0, as when script itself runs without a terminal); with it,
+ * `stty` sets one first. TERM is a colour terminal's and CI is unset: ora stays quiet under CI.
+ */
+export function svcInPty(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  options: { cwd?: string; columns?: number } = {},
+): PtySession {
+  const svcCommand = `exec ${[process.execPath, BIN, ...args].map(quoteShell).join(' ')}`;
+  const command =
+    options.columns === undefined ? svcCommand : `stty cols ${options.columns} rows 40 && ${svcCommand}`;
+  const childEnv = cliEnv({ TERM: 'xterm-256color', ...env });
+  delete childEnv.CI;
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd: options.cwd ?? ROOT,
+    env: childEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  let exited = false;
+  const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const waiter of [...waiters]) waiter();
+  };
+  child.stdout?.on('data', (chunk: Buffer) => {
+    screen += chunk.toString();
+    wake();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    screen += chunk.toString();
+    wake();
+  });
+  const exit = new Promise<{ code: number; screen: string }>((resolve) => {
+    child.on('close', (code, signal) => {
+      exited = true;
+      child.stdin?.end();
+      wake();
+      resolve({ code: code ?? (signal ? 128 : -1), screen });
+    });
+  });
+  return {
+    screen: () => screen,
+    type: (text) => {
+      child.stdin?.write(text);
+    },
+    exit,
+    waitFor: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(screen)) {
+            waiters.delete(check);
+            resolve();
+          } else if (exited) {
+            waiters.delete(check);
+            reject(new Error(`svc exited before the terminal showed ${pattern}:\n${screen}`));
+          }
+        };
+        waiters.add(check);
+        check();
+      }),
+  };
+}

@@ -5,7 +5,8 @@ import { runGenerate } from './generate/cli';
 /** `pnpm contract <command> …`: wiring only; each command resolves to its exit code. */
 const USAGE =
   'usage: pnpm contract generate [--check]\n' +
-  '       pnpm contract changelog add --class <additive|behavioral-risk|breaking> --summary <text> [--elements <id,id,…>]\n' +
+  '       pnpm contract changelog add --summary <text> [--class <additive|behavioral-risk|breaking>] [--elements <id,id,…>]\n' +
+  '         (class and elements default to what the checker finds since the newest entry)\n' +
   '       pnpm contract check --baseline <file | git ref> --candidate <file> [--approvals <file>] [--json]\n';
 
 const COMMANDS: Readonly<Record<string, (argv: string[]) => Promise<number>>> = {

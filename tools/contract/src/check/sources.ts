@@ -89,17 +89,27 @@ function previousEntryBaseline(cwd: string): LoadedText {
     return readInputFile(MANIFEST_PATH, root, '--baseline');
   }
   const wanted = String(previous.manifest_sha256);
-  const commits = git(['log', '--format=%H', '--', MANIFEST_PATH], root)?.split('\n').filter(Boolean) ?? [];
-  for (const commit of commits) {
-    const text = git(['show', `${commit}:${MANIFEST_PATH}`], root);
-    if (text !== undefined && createHash('sha256').update(text, 'utf8').digest('hex') === wanted) {
-      return {
-        text,
-        source: `git:${commit.slice(0, 12)}:${MANIFEST_PATH} (changelog ${String(previous.change_id)})`,
-      };
-    }
+  const found = committedManifestWithSha(root, wanted);
+  if (found !== undefined) {
+    return { text: found.text, source: `${found.source} (changelog ${String(previous.change_id)})` };
   }
   throw new UsageError(
     `--baseline ${PREVIOUS_ENTRY}: no commit holds the manifest of changelog entry ${String(previous.change_id)} (sha256 ${wanted})`,
   );
+}
+
+/**
+ * The version of contract/manifest.json whose bytes hash to `sha256` (a changelog entry's
+ * `manifest_sha256`), searched from the newest commit touching the file back; undefined when no
+ * commit holds it (an entry not committed yet).
+ */
+export function committedManifestWithSha(root: string, sha256: string): LoadedText | undefined {
+  const commits = git(['log', '--format=%H', '--', MANIFEST_PATH], root)?.split('\n').filter(Boolean) ?? [];
+  for (const commit of commits) {
+    const text = git(['show', `${commit}:${MANIFEST_PATH}`], root);
+    if (text !== undefined && createHash('sha256').update(text, 'utf8').digest('hex') === sha256) {
+      return { text, source: `git:${commit.slice(0, 12)}:${MANIFEST_PATH}` };
+    }
+  }
+  return undefined;
 }
