@@ -56,6 +56,8 @@ describe('migrateDatabase', () => {
     expect(tables).toEqual([
       { schema: 'auth', name: 'api_keys' },
       { schema: 'auth', name: 'clients' },
+      { schema: 'auth', name: 'dashboard_accounts' },
+      { schema: 'auth', name: 'dashboard_sessions' },
       { schema: 'orchestrator', name: 'runs' },
       { schema: 'public', name: '_prisma_migrations' },
       { schema: 'registry', name: 'capabilities' },

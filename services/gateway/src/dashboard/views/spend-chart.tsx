@@ -64,7 +64,12 @@ export function SpendChart(props: { readonly days: readonly DailySpendDay[] }) {
                 <title>{`${day.date}: ${formatUsd(day.spent_usd)} (${day.runs} runs)`}</title>
               </rect>
               {(props.days.length - 1 - index) % 7 === 0 ? (
-                <text x={(x + barWidth / 2).toFixed(1)} y={HEIGHT - 10} text-anchor="middle">
+                // Today's label ends at its bar's right edge: centred, it would run past the drawing.
+                <text
+                  x={(index === props.days.length - 1 ? x + barWidth : x + barWidth / 2).toFixed(1)}
+                  y={HEIGHT - 10}
+                  text-anchor={index === props.days.length - 1 ? 'end' : 'middle'}
+                >
                   {day.date.slice(5)}
                 </text>
               ) : null}
