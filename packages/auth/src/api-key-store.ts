@@ -248,32 +248,10 @@ export class ApiKeyStore {
 
   /** Keys (newest last), optionally of one client. Never returns a secret or its hash. */
   async list(filter: { clientName?: string } = {}): Promise<ApiKeyListing[]> {
-    const rows = await this.prisma.apiKey.findMany({
-      where: filter.clientName === undefined ? {} : { client: { name: filter.clientName.trim() } },
-      select: {
-        keyId: true,
-        clientId: true,
-        scopes: true,
-        label: true,
-        createdAt: true,
-        lastUsedAt: true,
-        revokedAt: true,
-        expiresAt: true,
-        client: { select: { name: true } },
-      },
-      orderBy: [{ createdAt: 'asc' }, { keyId: 'asc' }],
-    });
-    return rows.map((row) => ({
-      clientId: row.clientId,
-      clientName: row.client.name,
-      keyId: row.keyId,
-      scopes: row.scopes,
-      label: row.label,
-      createdAt: row.createdAt,
-      lastUsedAt: row.lastUsedAt,
-      revokedAt: row.revokedAt,
-      expiresAt: row.expiresAt,
-    }));
+    return this.listWhere(
+      filter.clientName === undefined ? {} : { client: { name: filter.clientName.trim() } },
+      [{ createdAt: 'asc' }, { keyId: 'asc' }],
+    );
   }
 
   /**
@@ -281,8 +259,15 @@ export class ApiKeyStore {
    * returns a secret or its hash.
    */
   async listForClient(clientId: string): Promise<ApiKeyListing[]> {
+    return this.listWhere({ clientId }, [{ createdAt: 'desc' }, { keyId: 'asc' }]);
+  }
+
+  private async listWhere(
+    where: Prisma.ApiKeyWhereInput,
+    orderBy: Prisma.ApiKeyOrderByWithRelationInput[],
+  ): Promise<ApiKeyListing[]> {
     const rows = await this.prisma.apiKey.findMany({
-      where: { clientId },
+      where,
       select: {
         keyId: true,
         clientId: true,
@@ -294,19 +279,9 @@ export class ApiKeyStore {
         expiresAt: true,
         client: { select: { name: true } },
       },
-      orderBy: [{ createdAt: 'desc' }, { keyId: 'asc' }],
+      orderBy,
     });
-    return rows.map((row) => ({
-      clientId: row.clientId,
-      clientName: row.client.name,
-      keyId: row.keyId,
-      scopes: row.scopes,
-      label: row.label,
-      createdAt: row.createdAt,
-      lastUsedAt: row.lastUsedAt,
-      revokedAt: row.revokedAt,
-      expiresAt: row.expiresAt,
-    }));
+    return rows.map(({ client, ...row }) => ({ ...row, clientName: client.name }));
   }
 
   /**

@@ -12,10 +12,12 @@ export interface RunCommandOptions {
   cwd?: string;
   /** The whole environment of the child (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** Written to the child's standard input, which is then closed (default: stdin closed at once). */
+  stdin?: string;
 }
 
 /**
- * Runs `command args…` to its end (stdin closed) and collects its output: for tests of CLIs and
+ * Runs `command args…` to its end (stdin closed, or fed `options.stdin`) and collects its output: for tests of CLIs and
  * fixture scripts that assert on exit codes and printed lines. Rejects only when it cannot start.
  */
 export function runCommand(
@@ -27,7 +29,7 @@ export function runCommand(
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: options.env ?? process.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
@@ -39,5 +41,7 @@ export function runCommand(
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // Closed at once when there is nothing to write: the child reads end-of-file, as from /dev/null.
+    child.stdin.end(options.stdin ?? '');
   });
 }

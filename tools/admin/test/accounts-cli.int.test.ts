@@ -1,46 +1,26 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { AccountStore, SessionStore } from '@svc/auth';
-import { createTestDatabase, type TestDatabase } from '@svc/testkit';
+import { type CommandResult, createTestDatabase, runCommand, type TestDatabase } from '@svc/testkit';
 
 // The dashboard account commands, through the real CLI (child process) against a fresh, migrated
 // database; the password is read from stdin or generated and printed once.
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'tools/admin/bin/admin.cjs');
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 let database: TestDatabase;
 let accounts: AccountStore;
 let sessions: SessionStore;
 
 /** Runs `admin …` with `stdin` written to its standard input (then closed). */
-function runAdmin(args: string[], stdin = ''): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: database.url },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
+function runAdmin(args: string[], stdin = ''): Promise<CommandResult> {
+  return runCommand(process.execPath, [BIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: database.url },
+    stdin,
   });
 }
 
-function json(result: Result): Record<string, unknown> {
+function json(result: CommandResult): Record<string, unknown> {
   expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
   expect(result.stdout).toMatch(/^[^\n]+\n$/);
   return JSON.parse(result.stdout) as Record<string, unknown>;
