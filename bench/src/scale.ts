@@ -147,9 +147,9 @@ async function recordRuns(
   const handOverValues = withJobId ? `, 1, 'run-' || g.id || '-1'` : '';
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO orchestrator.runs
-       (id, client_id, slug, status, client_type, request_hash, input, files, price_micros, updated_at,
+       (id, public_id, client_id, slug, status, client_type, request_hash, input, files, price_micros, updated_at,
         dispatched_at${handOver})
-     SELECT g.id, $1::uuid, $2, 'queued', 'api', md5(g.id::text), $3::jsonb, $4::jsonb, 0, now(),
+     SELECT g.id, g.id, $1::uuid, $2, 'queued', 'api', md5(g.id::text), $3::jsonb, $4::jsonb, 0, now(),
             now()${handOverValues}
        FROM (SELECT gen_random_uuid() AS id FROM generate_series(1, $5::int)) g
      RETURNING id::text`,

@@ -170,6 +170,7 @@ async function seed(
 ): Promise<void> {
   const perRun: Record<string, string> = {
     id: 'g.id',
+    public_id: 'g.id',
     client_id: `CASE WHEN g.i % 10 = 0 THEN $2::uuid WHEN g.i / 1000 = 0 THEN $3::uuid
                      ELSE md5('bench-client-' || (g.i / 1000))::uuid END`,
     idempotency_key: 'NULL',

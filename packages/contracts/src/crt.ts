@@ -32,8 +32,10 @@ export const CrtRunRequest = z
   .object({
     input: CrtInput,
     quote_id: Uuid.optional().describe(
-      'Optional for this free capability. A quote_id of yours from POST /api/capabilities/crt/quote ' +
-        '(same input, not expired, not run yet) becomes the run ID; any other UUID answers 404 unknown quote_id.',
+      'Optional for this free capability. A valid UUID becomes the run ID (run IDs are yours alone: ' +
+        "another client's use of the same UUID is never seen). A quote_id of yours from " +
+        'POST /api/capabilities/crt/quote must be for this input and not expired; a UUID you already ' +
+        'named a run with answers 409.',
     ),
     client_type: ClientType.default('api'),
   })

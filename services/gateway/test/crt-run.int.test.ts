@@ -115,7 +115,9 @@ describe('crt run, end to end', () => {
     expect(run.finished_at).not.toBeNull();
     expect(Date.parse(run.finished_at ?? '')).toBeGreaterThanOrEqual(Date.parse(run.started_at ?? ''));
     // … and in PostgreSQL with the apex and the returned observations (spec §1.7: no expiry).
-    const row = await crt.prisma.run.findUniqueOrThrow({ where: { id: quoteId } });
+    const row = await crt.prisma.run.findUniqueOrThrow({
+      where: { clientId_publicId: { clientId: runner.clientId, publicId: quoteId } },
+    });
     expect(row.clientId).toBe(runner.clientId);
     expect(row.input).toMatchObject({ apex: 'example.com', include_first_seen: true, limit: 100 });
     expect(row.result).toEqual(body.result);
@@ -305,26 +307,134 @@ describe('crt run, end to end', () => {
         `quote_id ${quoteId} has already been used for a run; quote again or omit quote_id`,
       );
       expect(crt.fake.calls('crt.sh')).toBe(1);
-      expect(await crt.prisma.run.count({ where: { id: quoteId } })).toBe(1);
+      expect(await crt.prisma.run.count({ where: { publicId: quoteId } })).toBe(1);
     });
 
-    it("answers another client's quote_id, run or not, exactly like an unknown one (issue 13, decisions Q7)", async () => {
+    it('takes any fresh UUID as the run id for each of two clients; neither can tell from any answer whether the other used it (decisions C16)', async () => {
+      const [alice, bob] = await Promise.all(
+        [0, 1].map(() =>
+          crt.stack.createApiKey({
+            scopes: ['capabilities:run', 'capabilities:quote', 'billing:read', 'artifacts:read'],
+          }),
+        ),
+      );
+      if (alice === undefined || bob === undefined) throw new Error('no keys');
+      /** Everything a client can read about the run it named `runId`, with the parts that differ per run masked. */
+      const everything = async (key: TestApiKey, runId: string, apex: string) => {
+        const run = await postCrtRun(crt.stack, { input: { apex }, quote_id: runId }, { apiKey: key.apiKey });
+        const reads = await Promise.all(
+          ['', '/receipt', '/artifacts'].map((tail) =>
+            crt.stack.fetch(`/api/capability-runs/${runId}${tail}`, { apiKey: key.apiKey }),
+          ),
+        );
+        const again = await postCrtRun(
+          crt.stack,
+          { input: { apex }, quote_id: runId },
+          { apiKey: key.apiKey },
+        );
+        const cancel = await crt.stack.fetch(`/api/capability-runs/${runId}/cancel`, {
+          method: 'POST',
+          apiKey: key.apiKey,
+        });
+        return [run, ...reads, again, cancel].map((answer) => ({
+          status: answer.status,
+          body: JSON.parse(
+            answer.text.replaceAll(runId, '<run id>').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, '<time>'),
+          ) as unknown,
+        }));
+      };
+      const shared = randomUUID();
+      const neverUsed = randomUUID();
+      // Alice names her run with the UUID first; Bob then uses the same UUID, and one nobody used.
+      const aliceSaw = await everything(alice, shared, 'example.com');
+      const bobShared = await everything(bob, shared, 'example.com');
+      const bobFresh = await everything(bob, neverUsed, 'example.com');
+      expect(bobShared).toEqual(bobFresh);
+      // And Alice saw exactly what Bob saw: a fresh run under her id, then her own run only.
+      expect(aliceSaw).toEqual(bobFresh);
+      expect(aliceSaw.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 409, 409]);
+      expect(aliceSaw[0]?.body).toMatchObject({ ok: true, run_id: '<run id>', status: 'completed' });
+      expect(aliceSaw[4]?.body).toEqual({
+        ok: false,
+        error: 'quote_id <run id> has already been used for a run; quote again or omit quote_id',
+      });
+      // Two runs under one id, one per client, each with its own internal id.
+      const rows = await crt.prisma.run.findMany({ where: { publicId: shared } });
+      expect(rows.map((row) => row.clientId).sort()).toEqual([alice.clientId, bob.clientId].sort());
+      expect(rows.every((row) => row.id !== shared)).toBe(true);
+    });
+
+    it("takes another client's quote_id, run or not, as a run id of its own; the owner's unused quote still runs", async () => {
       const input = { apex: 'example.com' };
-      const runsOfOther = () => crt.prisma.run.count({ where: { clientId: other.clientId } });
-      const before = await runsOfOther();
       const used = (await quoteOk(crt.stack, runner.apiKey, 'crt', input)).quote_id;
       expect((await postCrtRun(crt.stack, { input, quote_id: used }, { apiKey: runner.apiKey })).status).toBe(
         200,
       );
       const unused = (await quoteOk(crt.stack, runner.apiKey, 'crt', input)).quote_id;
-      const answers = [];
       for (const quoteId of [used, unused, randomUUID()]) {
         const answer = await postCrtRun(crt.stack, { input, quote_id: quoteId }, { apiKey: other.apiKey });
-        answers.push({ status: answer.status, error: errorBody(answer) === `unknown quote_id: ${quoteId}` });
+        expect(answer.status).toBe(200);
+        const body = CrtCompletedRunResponse.parse(answer.json);
+        expect(body.run_id).toBe(quoteId);
+        expectZeroPriceQuote(body.quote, quoteId);
       }
-      expect(answers).toEqual(Array(3).fill({ status: 404, error: true }));
-      expect(await runsOfOther()).toBe(before);
-      // Only the owner's own run reached the provider.
+      const owners = await postCrtRun(crt.stack, { input, quote_id: unused }, { apiKey: runner.apiKey });
+      expect(owners.status).toBe(200);
+      expect(CrtCompletedRunResponse.parse(owners.json).run_id).toBe(unused);
+    });
+
+    it('answers the rest of the quote_id table (decisions C16): own quote, expired, another input, malformed', async () => {
+      const input = { apex: 'example.com' };
+      // The caller's own crt quote: checked by the wallet, then the run id (its stored quote returned).
+      const quote = await quoteOk(crt.stack, runner.apiKey, 'crt', input);
+      const own = await postCrtRun(crt.stack, { input, quote_id: quote.quote_id }, { apiKey: runner.apiKey });
+      expect(own.status).toBe(200);
+      expect(CrtCompletedRunResponse.parse(own.json).quote).toMatchObject({
+        quote_id: quote.quote_id,
+        created_at: quote.created_at,
+        expires_at: quote.expires_at,
+      });
+      // The same id again with another input: the 409 of an id already used, not a new run.
+      const other = await postCrtRun(
+        crt.stack,
+        { input: { apex: 'example.org' }, quote_id: quote.quote_id },
+        { apiKey: runner.apiKey },
+      );
+      expect(other.status).toBe(409);
+      expect(errorBody(other)).toBe(
+        `quote_id ${quote.quote_id} has already been used for a run; quote again or omit quote_id`,
+      );
+      // The caller's own quote for another input, and an expired one: the wallet's words.
+      const forOther = await quoteOk(crt.stack, runner.apiKey, 'crt', { apex: 'example.org' });
+      const mismatch = await postCrtRun(
+        crt.stack,
+        { input, quote_id: forOther.quote_id },
+        { apiKey: runner.apiKey },
+      );
+      expect(mismatch.status).toBe(422);
+      expect(errorBody(mismatch)).toBe(
+        `quote_id ${forOther.quote_id} was issued for a different input; quote this input again`,
+      );
+      const stale = await quoteOk(crt.stack, runner.apiKey, 'crt', input);
+      const expiredAt = new Date(Date.now() - 60_000);
+      await crt.prisma.quote.update({ where: { id: stale.quote_id }, data: { expiresAt: expiredAt } });
+      const expired = await postCrtRun(
+        crt.stack,
+        { input, quote_id: stale.quote_id },
+        { apiKey: runner.apiKey },
+      );
+      expect(expired.status).toBe(409);
+      expect(errorBody(expired)).toBe(
+        `quote_id ${stale.quote_id} expired at ${expiredAt.toISOString()}; quote again`,
+      );
+      // Not a UUID: 422 naming the field.
+      const malformed = await postCrtRun(
+        crt.stack,
+        { input, quote_id: 'not-a-uuid' },
+        { apiKey: runner.apiKey },
+      );
+      expect(malformed.status).toBe(422);
+      expect(errorBody(malformed)).toMatch(/^quote_id: /);
       expect(crt.fake.calls('crt.sh')).toBe(1);
     });
   });

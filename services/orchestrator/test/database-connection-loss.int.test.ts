@@ -143,6 +143,7 @@ describe('a lost PostgreSQL connection (createPrismaClient)', () => {
         runtime: 'node',
         executionStatus: 'supported',
         quoteId: id,
+        publicId: id,
       };
       await prisma.run.create({ data: row });
       const duplicate = await failureOf(() => prisma.run.create({ data: row }));

@@ -97,6 +97,7 @@ describe('orchestrator process', () => {
     await h.prisma.run.create({
       data: {
         id: orphanId,
+        publicId: orphanId,
         clientId,
         slug: 'crt',
         status: 'queued',

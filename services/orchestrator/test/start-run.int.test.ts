@@ -61,17 +61,59 @@ describe('startCrtRun', () => {
     expect(job?.data).toEqual({ run_id: runId, apex: 'example.com', include_first_seen: false, limit: 100 });
   });
 
-  it('makes a supplied quote_id, quoted first, the run id', async () => {
+  it('makes a supplied quote_id, quoted first, the run id its owner sees (a fresh internal id behind it)', async () => {
     const clientId = randomUUID();
     const input = { apex: 'example.org', limit: 5 };
     const { quote_id: quoteId } = await h.quote(clientId, 'crt', input);
     const answer = await h.start(clientId, { quote_id: quoteId, input });
     expect(answer.run.run_id).toBe(quoteId);
     expect(answer.quote?.quote_id).toBe(quoteId);
-    expect((await h.crtQueue.getJob(`run-${quoteId}-1`))?.data).toMatchObject({
+    const row = await h.prisma.run.findUniqueOrThrow({
+      where: { clientId_publicId: { clientId, publicId: quoteId } },
+    });
+    expect(row.id).not.toBe(quoteId);
+    expect((await h.crtQueue.getJob(`run-${row.id}-1`))?.data).toMatchObject({
+      run_id: row.id,
       apex: 'example.org',
       limit: 5,
     });
+  });
+
+  it('makes any fresh UUID the run id, for every client, and no answer tells one client of the other (decisions C16)', async () => {
+    const [alice, bob] = [randomUUID(), randomUUID()];
+    const chosen = randomUUID();
+    const first = await h.start(alice, { quote_id: chosen });
+    const second = await h.start(bob, { quote_id: chosen });
+    for (const answer of [first, second]) {
+      expect(answer).toMatchObject({
+        replay: false,
+        run: { run_id: chosen, quote_id: chosen, status: 'queued' },
+      });
+      expect(answer.quote).toMatchObject({ quote_id: chosen, price_usd: '0.00' });
+    }
+    // Two runs, one per client, each with its own internal id and job.
+    const rows = await h.prisma.run.findMany({ where: { publicId: chosen } });
+    expect(rows.map((row) => row.clientId).sort()).toEqual([alice, bob].sort());
+    expect(new Set(rows.map((row) => row.id)).size).toBe(2);
+    expect(rows.every((row) => row.id !== chosen)).toBe(true);
+    // Each reads and cancels its own run under the shared id; the wallet stored no quote for either.
+    for (const [clientId, answer] of [
+      [alice, first],
+      [bob, second],
+    ] as const) {
+      expect(await h.orchestrator.call('getRun', { client_id: clientId, run_id: chosen })).toEqual(
+        answer.run,
+      );
+    }
+    expect(await h.prisma.quote.count({ where: { id: chosen } })).toBe(0);
+    // The id again, from either: 409 in the same words, about its own run only.
+    for (const clientId of [alice, bob]) {
+      const again = await rejection(h.start(clientId, { quote_id: chosen }));
+      expect(again).toMatchObject({
+        status: 409,
+        message: `quote_id ${chosen} has already been used for a run; quote again or omit quote_id`,
+      });
+    }
   });
 
   it('replays the same request under the same key (after lowercasing and defaults) without new work', async () => {
@@ -130,10 +172,10 @@ describe('startCrtRun', () => {
       status: 409,
       message: `quote_id ${quoteId} has already been used for a run; quote again or omit quote_id`,
     });
-    expect(await h.prisma.run.count({ where: { id: quoteId } })).toBe(1);
+    expect(await h.prisma.run.count({ where: { clientId: owner, publicId: quoteId } })).toBe(1);
   });
 
-  it("answers another client's quote_id, used or not, exactly like an unknown one: 404, no run (issue 13)", async () => {
+  it("takes another client's quote_id, used or not, as a fresh run id of its own; the owner's quote stays the owner's (C16)", async () => {
     const owner = randomUUID();
     const stranger = randomUUID();
     const used = (await h.quote(owner, 'crt', { apex: 'example.com' })).quote_id;
@@ -141,15 +183,17 @@ describe('startCrtRun', () => {
     const unused = (await h.quote(owner, 'crt', { apex: 'example.com' })).quote_id;
     const unknown = randomUUID();
     for (const quoteId of [used, unused, unknown]) {
-      const err = await rejection(
-        h.start(stranger, { quote_id: quoteId, idempotency_key: `s-${randomUUID()}` }),
-      );
-      expect(err).toBeInstanceOf(NotFoundError);
-      expect(err).toMatchObject({ status: 404, message: `unknown quote_id: ${quoteId}` });
+      const answer = await h.start(stranger, { quote_id: quoteId, idempotency_key: `s-${randomUUID()}` });
+      // The same answer whatever the id is to the owner: a new run under that id, with a quote of its own.
+      expect(answer).toMatchObject({ replay: false, run: { run_id: quoteId, quote_id: quoteId } });
+      expect(answer.quote).toMatchObject({
+        quote_id: quoteId,
+        wallet_clearance: { cleared: true, reason: 'free capability: no funds needed' },
+      });
     }
-    expect(await h.prisma.run.count({ where: { clientId: stranger } })).toBe(0);
+    expect(await h.prisma.run.count({ where: { clientId: stranger } })).toBe(3);
     expect(await h.prisma.quote.count({ where: { clientId: stranger } })).toBe(0);
-    // The owner's unused quote is still the owner's to run.
+    // The owner's unused quote is still the owner's to run, under its id.
     expect((await h.start(owner, { quote_id: unused })).run.run_id).toBe(unused);
   });
 
@@ -169,39 +213,27 @@ describe('startCrtRun', () => {
     }
   });
 
-  it('with a quote and the wallet down: 503 naming the wallet and the recorded run; the retry with the key finishes it', async () => {
+  it('with a quote and the wallet down: 503 naming the wallet, nothing recorded; the retry with the key runs it', async () => {
     const clientId = randomUUID();
     const key = `wallet-down-${randomUUID()}`;
     const { quote_id: quoteId } = await h.quote(clientId, 'crt', { apex: 'example.com' });
     await h.stack.stop('wallet');
     try {
+      // A crt run holds no money: its quote is checked before anything is recorded (decisions C16).
       const err = await rejection(h.start(clientId, { idempotency_key: key, quote_id: quoteId }));
       expect(err).toBeInstanceOf(ServiceUnavailableError);
-      expect(err).toMatchObject({
-        status: 503,
-        message: expect.stringMatching(
-          new RegExp(
-            `^wallet service .*; run ${quoteId} was recorded but its hold is not confirmed yet: retry with the same Idempotency-Key$`,
-          ),
-        ),
-      });
-      expect(await h.prisma.run.findUniqueOrThrow({ where: { id: quoteId } })).toMatchObject({
-        holdPending: true,
-        dispatches: 0,
-        jobId: null,
-      });
-      expect(await h.crtQueue.getJob(`run-${quoteId}-1`)).toBeUndefined();
+      expect(err).toMatchObject({ status: 503, message: expect.stringMatching(/^wallet service /) });
+      expect(await h.prisma.run.count({ where: { clientId } })).toBe(0);
     } finally {
       await h.stack.start('wallet');
     }
     const retried = await h.start(clientId, { idempotency_key: key, quote_id: quoteId });
-    expect(retried).toMatchObject({ replay: true, run: { run_id: quoteId, status: 'queued' } });
-    expect(await h.prisma.run.findUniqueOrThrow({ where: { id: quoteId } })).toMatchObject({
-      holdPending: false,
-      dispatches: 1,
-      jobId: `run-${quoteId}-1`,
+    expect(retried).toMatchObject({ replay: false, run: { run_id: quoteId, status: 'queued' } });
+    const row = await h.prisma.run.findUniqueOrThrow({
+      where: { clientId_publicId: { clientId, publicId: quoteId } },
     });
-    expect(await h.crtQueue.getJob(`run-${quoteId}-1`)).toBeDefined();
+    expect(row).toMatchObject({ holdPending: false, dispatches: 1, jobId: `run-${row.id}-1` });
+    expect(await h.crtQueue.getJob(`run-${row.id}-1`)).toBeDefined();
   });
 });
 

@@ -29,9 +29,11 @@ export const runOperations: readonly ApiOperation[] = [
     summary: 'Run crt: certificate-transparency hostnames for one apex domain',
     description:
       'Runs the free `crt` capability and answers when the run has completed. `input.apex` must be a ' +
-      'registrable domain (eTLD+1, Public Suffix List ICANN and PRIVATE sections). A `quote_id` the caller got ' +
-      'from POST /api/capabilities/crt/quote for this input becomes the run ID; an unknown one, or another ' +
-      "client's, answers 404 `unknown quote_id` (as on every run). With `Idempotency-Key`, a repeated " +
+      'registrable domain (eTLD+1, Public Suffix List ICANN and PRIVATE sections). A valid UUID as ' +
+      '`quote_id` becomes the run ID (spec §2.3): run IDs are per client, so a UUID another client used is ' +
+      'a new run here. A `quote_id` the caller got from POST /api/capabilities/crt/quote must be for this ' +
+      'input (422) and not expired (409); a UUID the caller already named a run with answers 409. With ' +
+      '`Idempotency-Key`, a repeated ' +
       'identical request answers `CrtReplayRunResponse` for the ' +
       'original run (header `Idempotent-Replayed: true`) and does no new work. When the run outlives the ' +
       'server-side wait it answers 202 with the run status and a `Location` to poll. When every certificate ' +
@@ -59,6 +61,8 @@ export const runOperations: readonly ApiOperation[] = [
         headers: RunLocationHeader,
       },
     },
+    // 404 stays documented (removing a status is a breaking change, §9.4), though since decisions C16
+    // no quote_id answers it: a UUID that is not one of the caller's quotes names a new run.
     errors: [400, 401, 403, 404, 409, 413, 415, 422, 500, 502, 503],
   },
   {

@@ -118,7 +118,9 @@ export class RunWaiter implements RunWaiting {
     // in `recent` whether or not anybody waits, and this lookup and the registration below happen
     // in one synchronous step, so each event is seen either here or by the watch (nothing in
     // between). A lost event is covered by the poll.
-    const note = this.recent.lookup(run.run_id);
+    const note =
+      this.recent.lookup(recentKey(clientId, run.run_id)) ??
+      this.recent.lookup(recentKey(undefined, run.run_id));
     const known = note?.clientId === clientId ? note.run : undefined;
     if (known !== undefined) return Promise.resolve(known);
     if (this.waiterCount >= this.maxWaiters) return Promise.resolve(run);
@@ -163,7 +165,7 @@ export class RunWaiter implements RunWaiting {
       isTerminalRunState(event.run.status)
         ? event.run
         : undefined;
-    this.recent.remember(event.run_id, { clientId: event.client_id, run });
+    this.recent.remember(recentKey(event.client_id, event.run_id), { clientId: event.client_id, run });
     const byClient = this.watches.get(event.run_id);
     if (byClient === undefined) return;
     for (const watch of [...byClient.values()]) {
@@ -260,4 +262,12 @@ export class RunWaiter implements RunWaiting {
       this.onPollError?.(error, watch.runId);
     }
   }
+}
+
+/**
+ * The key of a remembered event: run ids are unique per client only (docs/decisions.md C16), so two
+ * clients' runs may share one; an event that names no owner is kept under the run id alone.
+ */
+function recentKey(clientId: string | undefined, runId: string): string {
+  return clientId === undefined ? runId : `${clientId}/${runId}`;
 }

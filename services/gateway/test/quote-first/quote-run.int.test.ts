@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   BalanceResponse,
   QuoteResponse,
@@ -313,6 +314,62 @@ describe('run', () => {
       expect(await qf.prisma.run.count({ where: { id } })).toBe(0);
       expect(await qf.prisma.ledgerEntry.count({ where: { runId: id } })).toBe(0);
     }
+  });
+
+  it("answers the rest of the generic route's quote_id table (decisions C16): used ids of either client, a crt run id, malformed", async () => {
+    const input = { text: 'call 020 7946 0958' };
+    const quote = await quoteOk(qf.stack, payer.apiKey, 'pii-redact', input);
+    const first = await postRun(
+      qf.stack,
+      payer.apiKey,
+      'pii-redact',
+      { input, quote_id: quote.quote_id },
+      { idempotencyKey: `c16-${randomUUID()}` },
+    );
+    expect(first.status).toBe(202);
+    // The caller's own used quote, with other input: the 409 of a used quote (its input is not looked at).
+    const otherInput = await postRun(
+      qf.stack,
+      payer.apiKey,
+      'pii-redact',
+      { input: { text: 'something else' }, quote_id: quote.quote_id },
+      { idempotencyKey: `c16-${randomUUID()}` },
+    );
+    expect(otherInput.status).toBe(409);
+    expect(errorOf(otherInput)).toBe(
+      `quote_id ${quote.quote_id} has already been used for a run; quote again`,
+    );
+    // Another client's used quote, and a UUID another client named a crt run with: an unknown quote.
+    const chosen = randomUUID();
+    const crt = await qf.stack.fetch('/api/capabilities/crt/run', {
+      method: 'POST',
+      apiKey: other.apiKey,
+      json: { input: { apex: 'example.com' }, quote_id: chosen },
+    });
+    expect(crt.status).toBe(200);
+    for (const [key, id] of [
+      [payer, chosen],
+      [other, quote.quote_id],
+    ] as const) {
+      const answer = await postRun(
+        qf.stack,
+        key.apiKey,
+        'pii-redact',
+        { input, quote_id: id },
+        { idempotencyKey: `c16-${randomUUID()}` },
+      );
+      expect(answer.status).toBe(404);
+      expect(errorOf(answer)).toBe(`unknown quote_id: ${id}`);
+    }
+    const malformed = await postRun(
+      qf.stack,
+      payer.apiKey,
+      'pii-redact',
+      { input, quote_id: 'not-a-uuid' },
+      { idempotencyKey: `c16-${randomUUID()}` },
+    );
+    expect(malformed.status).toBe(422);
+    expect(errorOf(malformed)).toMatch(/^quote_id: /);
   });
 
   it('stops on the wallet: 402 naming the price and the limit, and no run', async () => {

@@ -51,13 +51,14 @@ export async function cancelRun(
     if (run.holdPending) {
       throw new ConflictError(`run ${runId} is still being recorded; try again in a moment`);
     }
+    // The UPDATEs and the worker's cancel event name the run by its internal id (decisions C16).
     if (run.status === 'running') {
-      const requested = await requestCancel(deps.prisma, runId);
+      const requested = await requestCancel(deps.prisma, run.id);
       if (requested === undefined) continue;
-      await deps.publishCancelRequested(runId);
+      await deps.publishCancelRequested(run.id);
       return { outcome: 'cancel_requested', run: toRunRecord(requested) };
     }
-    const cancelled = await cancelWaiting(deps.prisma, runId);
+    const cancelled = await cancelWaiting(deps.prisma, run.id);
     if (cancelled === undefined) continue;
     await afterCancelled(deps, cancelled);
     return { outcome: 'cancelled', run: toRunRecord(cancelled) };

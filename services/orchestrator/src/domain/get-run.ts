@@ -20,12 +20,12 @@ export async function runRecordOf(row: RunRecordRow, workerUp: WorkerAvailabilit
 }
 
 /**
- * The stored run if `clientId` owns it. Another client's run is the very same 404 as a missing one
- * (docs/decisions.md C7): nobody can probe for runs that are not theirs.
+ * The stored run `clientId` knows as `runId` (its public id, docs/decisions.md C16). Run ids are
+ * per client, so another client's run is simply not found: the very same 404 as a missing one (C7).
  */
 export async function findOwnRun(prisma: PrismaClient, clientId: string, runId: string): Promise<Run> {
-  const run = await prisma.run.findUnique({ where: { id: runId } });
-  if (!run || run.clientId !== clientId) throw new NotFoundError(`unknown run: ${runId}`);
+  const run = await prisma.run.findUnique({ where: { clientId_publicId: { clientId, publicId: runId } } });
+  if (!run) throw new NotFoundError(`unknown run: ${runId}`);
   return run;
 }
 

@@ -30,8 +30,10 @@ const FIXTURE: Array<[at: string, status: RunState, slug: string]> = [
 ];
 
 function runRow(owner: string, at: string, status: RunState, slug: string) {
+  const id = randomUUID();
   return {
-    id: randomUUID(),
+    id,
+    publicId: id,
     clientId: owner,
     slug,
     status,

@@ -6,7 +6,7 @@ const RUN_ID = '0b7e5c1a-3f2d-4e6b-9a8c-1d2e3f4a5b6c';
 
 describe('run list cursor', () => {
   it('round-trips a position and is opaque base64url', () => {
-    const position = { createdAt: new Date('2026-09-15T12:00:00.123Z'), id: RUN_ID };
+    const position = { createdAt: new Date('2026-09-15T12:00:00.123Z'), publicId: RUN_ID };
     const cursor = encodeRunCursor(position);
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeRunCursor(cursor)).toEqual(position);
@@ -18,7 +18,7 @@ describe('run list cursor', () => {
     ['a run id that is not a UUID', Buffer.from('1757937600123.run-1').toString('base64url')],
     [
       'padding or another spelling of the same bytes',
-      `${encodeRunCursor({ createdAt: new Date(0), id: RUN_ID })}=`,
+      `${encodeRunCursor({ createdAt: new Date(0), publicId: RUN_ID })}=`,
     ],
   ])('refuses %s with 422', (_label, cursor) => {
     expect(() => decodeRunCursor(cursor)).toThrow(ValidationError);
@@ -40,7 +40,7 @@ describe('createdRange', () => {
 
 describe('runTimelineOf', () => {
   const base = {
-    id: RUN_ID,
+    publicId: RUN_ID,
     status: 'queued' as const,
     attempts: 0,
     dispatches: 0,

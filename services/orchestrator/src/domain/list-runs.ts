@@ -15,7 +15,8 @@ import { ValidationError } from '@svc/errors';
 import { findOwnRun } from './get-run';
 
 // The run lists of issue 18 (REST GET /api/capability-runs, the dashboard): the owner's runs only,
-// newest first, keyset-paged on (created_at DESC, id DESC) over the (client_id, created_at) index,
+// newest first, keyset-paged on (created_at DESC, public_id DESC) over the (client_id, created_at) index (public ids
+// are unique per client, so the pair orders one client's runs totally; decisions C16),
 // so a page costs the same however deep it is and a run recorded meanwhile never shifts a page.
 
 const CURSOR_MESSAGE = 'cursor: must be a next_cursor of a previous page';
@@ -24,25 +25,28 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 /** A keyset position: the last run of a page (created_at has millisecond precision, like a Date). */
 export interface RunListPosition {
   createdAt: Date;
-  id: string;
+  /** The run's public id (what the owner sees). */
+  publicId: string;
 }
 
 /** Pure: the opaque cursor of a position, base64url of `<epoch ms>.<run id>`. */
 export function encodeRunCursor(position: RunListPosition): string {
-  return Buffer.from(`${position.createdAt.getTime()}.${position.id}`, 'utf8').toString('base64url');
+  return Buffer.from(`${position.createdAt.getTime()}.${position.publicId}`, 'utf8').toString('base64url');
 }
 
 /** Pure: the position a cursor names; 422 for anything encodeRunCursor did not make. */
 export function decodeRunCursor(cursor: string): RunListPosition {
   const text = Buffer.from(cursor, 'base64url').toString('utf8');
   const match = /^(\d{1,15})\.(.+)$/.exec(text);
-  const id = match?.[2];
-  if (match === null || id === undefined || !UUID_PATTERN.test(id)) throw new ValidationError(CURSOR_MESSAGE);
-  const createdAt = new Date(Number(match[1]));
-  if (Number.isNaN(createdAt.getTime()) || encodeRunCursor({ createdAt, id }) !== cursor) {
+  const publicId = match?.[2];
+  if (match === null || publicId === undefined || !UUID_PATTERN.test(publicId)) {
     throw new ValidationError(CURSOR_MESSAGE);
   }
-  return { createdAt, id };
+  const createdAt = new Date(Number(match[1]));
+  if (Number.isNaN(createdAt.getTime()) || encodeRunCursor({ createdAt, publicId }) !== cursor) {
+    throw new ValidationError(CURSOR_MESSAGE);
+  }
+  return { createdAt, publicId };
 }
 
 /** Pure: the created range as Dates; 422 when it ends at or before its start. */
@@ -61,7 +65,7 @@ export function createdRange(query: Pick<ListRunsQuery, 'created_from' | 'create
 }
 
 const SUMMARY_COLUMNS = {
-  id: true,
+  publicId: true,
   status: true,
   slug: true,
   clientType: true,
@@ -79,7 +83,7 @@ type SummaryRow = Pick<Run, keyof typeof SUMMARY_COLUMNS>;
 /** Row → RunSummary (the RunRecord's fields a list shows, converted the same way as toRunRecord). */
 export function toRunSummary(row: SummaryRow): RunSummary {
   return {
-    run_id: row.id,
+    run_id: row.publicId,
     status: row.status,
     slug: row.slug,
     client_type: row.clientType,
@@ -116,14 +120,14 @@ export async function listRuns(
       after
         ? {
             createdAt: { lte: after.createdAt },
-            OR: [{ createdAt: { lt: after.createdAt } }, { id: { lt: after.id } }],
+            OR: [{ createdAt: { lt: after.createdAt } }, { publicId: { lt: after.publicId } }],
           }
         : {},
     ],
   };
   const rows = await prisma.run.findMany({
     where,
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    orderBy: [{ createdAt: 'desc' }, { publicId: 'desc' }],
     take: query.limit + 1,
     select: SUMMARY_COLUMNS,
   });
@@ -154,7 +158,7 @@ export async function runCounts(
 
 type TimelineRow = Pick<
   Run,
-  | 'id'
+  | 'publicId'
   | 'status'
   | 'attempts'
   | 'dispatches'
@@ -231,7 +235,7 @@ export function runTimelineOf(row: TimelineRow): RunTimelineResponse {
   // Array.prototype.sort is stable: equal instants keep the order above.
   events.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   return {
-    run_id: row.id,
+    run_id: row.publicId,
     status: row.status,
     attempts: row.attempts,
     dispatches: row.dispatches,

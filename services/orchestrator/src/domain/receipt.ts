@@ -20,7 +20,11 @@ export async function runReceipt(deps: ReceiptDeps, clientId: string, runId: str
   const row = await findOwnRun(deps.prisma, clientId, runId);
   const [run, ledger] = await Promise.all([
     runRecordOf(row, deps.workerUp),
-    deps.runLedger({ client_id: clientId, run_id: runId }),
+    // The ledger names the run by its internal id; the receipt shows the id its owner knows (C16).
+    deps.runLedger({ client_id: clientId, run_id: row.id }),
   ]);
-  return { ok: true, run, quote: storedQuote(row), currency: 'USD', ledger };
+  const lines = ledger.lines.map((line) =>
+    line.run_id === row.id ? { ...line, run_id: row.publicId } : line,
+  );
+  return { ok: true, run, quote: storedQuote(row), currency: 'USD', ledger: { ...ledger, lines } };
 }

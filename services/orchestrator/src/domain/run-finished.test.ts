@@ -7,6 +7,7 @@ const CLIENT_ID = '6f1c1f2e-3d4b-4a5c-8d9e-0f1a2b3c4d5e';
 function stored(result: Record<string, unknown>): StoredRun {
   return {
     id: RUN_ID,
+    publicId: RUN_ID,
     clientId: CLIENT_ID,
     status: 'completed',
     slug: 'crt',

@@ -17,6 +17,7 @@ const RESULT = { status: 'completed', apex: 'example.com', count: 0 };
 function row(parts: Partial<Run>): Run {
   return {
     id: RUN_ID,
+    publicId: RUN_ID,
     clientId: '6f1c1f2e-3d4b-4a5c-8d9e-0f1a2b3c4d5e',
     slug: 'crt',
     status: 'queued',
@@ -50,6 +51,14 @@ function row(parts: Partial<Run>): Run {
 }
 
 describe('toRunRecord', () => {
+  it('shows the id its owner knows the run by, never the internal one (decisions C16)', () => {
+    const publicId = '9d4c7b6a-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+    const record = toRunRecord(row({ publicId, quoteId: publicId }));
+    expect(record.run_id).toBe(publicId);
+    expect(record.quote_id).toBe(publicId);
+    expect(JSON.stringify(record)).not.toContain(RUN_ID);
+  });
+
   it('maps a queued run: ISO timestamps, nulls while unset, no result or error', () => {
     const record = toRunRecord(row({}));
     expect(record).toEqual({

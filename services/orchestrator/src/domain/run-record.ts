@@ -10,6 +10,7 @@ export interface RunRecordRow
   extends Pick<
     Run,
     | 'id'
+    | 'publicId'
     | 'status'
     | 'slug'
     | 'clientType'
@@ -45,7 +46,8 @@ export interface RunRecordOptions {
 export function toRunRecord(row: RunRecordRow, options: RunRecordOptions = {}): RunRecord {
   const waiting = waitingForRuntime(row, options.workerUp);
   const record: RunRecord = {
-    run_id: row.id,
+    // The id the owner knows the run by (docs/decisions.md C16), never the internal one.
+    run_id: row.publicId,
     status: row.status,
     slug: row.slug,
     client_type: row.clientType,

@@ -8,7 +8,7 @@ import type { StoredRun } from './run-finished';
  * RunRecord, the owner, the current job and the settlement state), so announcing or settling a run just moved costs
  * no second query. Parse the rows with `returnedRun`.
  */
-export const RETURNING_STORED_RUN = Prisma.sql`RETURNING id::text AS id, client_id::text AS client_id,
+export const RETURNING_STORED_RUN = Prisma.sql`RETURNING id::text AS id, public_id::text AS public_id, client_id::text AS client_id,
   status::text AS status, slug, client_type, quote_id::text AS quote_id, created_at, updated_at,
   started_at, finished_at, result, error, attempts, price_micros, runtime, execution_status,
   last_error, cancel_requested_at, job_id, settled_at`;
@@ -17,6 +17,7 @@ export const RETURNING_STORED_RUN = Prisma.sql`RETURNING id::text AS id, client_
 const ReturnedRow = z
   .object({
     id: z.string(),
+    public_id: z.string(),
     client_id: z.string(),
     status: RunState,
     slug: z.string(),
@@ -40,6 +41,7 @@ const ReturnedRow = z
   .transform(
     (row): StoredRun => ({
       id: row.id,
+      publicId: row.public_id,
       clientId: row.client_id,
       status: row.status,
       slug: row.slug,

@@ -30,7 +30,10 @@ export interface StartRunResult {
 
 /** The run a request inserts (ids, parsed input, price, mode); `result` makes it final at creation. */
 export interface RunDraft {
+  /** The internal id (decisions C16). */
   id: string;
+  /** The id the owner sees; default `id`. */
+  publicId?: string | undefined;
   clientId: string;
   slug: string;
   clientType: string;
@@ -48,6 +51,8 @@ export interface RunDraft {
   result?: Prisma.InputJsonObject | undefined;
   /** The input's uploads as resolved (ResolvedFile[]); absent for capabilities without files. */
   files?: Prisma.InputJsonArray | undefined;
+  /** A free run's quote when the wallet issued it (crt's own quote); default: a zero-price quote of its own. */
+  quote?: Quote | undefined;
 }
 
 /** One way of starting a run (crt's endpoint, or any capability): the parts that differ. */
@@ -56,13 +61,19 @@ export interface StartRunFlow {
   idempotencyKey?: string | undefined;
   /** The client's quote: the run is recorded with its hold pending and the wallet holds the quote. */
   quoteId?: string | undefined;
+  /**
+   * A run id the client chose (crt's quote_id, spec §2.3; decisions C16): the run's public id for this
+   * client only. The run is free and gets a fresh internal id, so no other client's id matters.
+   */
+  chosenRunId?: string | undefined;
   /** runRequestHash of the parsed request: what an Idempotency-Key stands for (C3). */
   requestHash: string;
   /** 409 text for a quote_id already used as a run id (C5). */
   quoteTakenMessage: string;
   /**
-   * The run to insert under `runId` (quote_id ?? a fresh UUID), after the checks made once no replay
-   * answered (a replay answers even when they would now fail, e.g. its uploads expired since); throws.
+   * The run to insert under the internal id `runId` (quote_id ?? a fresh UUID), after the checks made
+   * once no replay answered (a replay answers even when they would now fail, e.g. its uploads
+   * expired since); throws.
    */
   prepare(runId: string): Promise<RunDraft>;
   /** The fresh run id when no quote_id names it. */
@@ -79,10 +90,12 @@ const MAX_ROUNDS = 3;
 /**
  * Records a run and hands it on, or finds the run the request already stands for (docs/decisions.md
  * C3, C5, Q3; issue 15):
- * - one SELECT looks up the Idempotency-Key and the quote_id: a key already used by this client with
- *   the same request → replay (a run still pending its hold is confirmed first); another → 422;
- * - a quote_id the client already used as a run id → 409 (unless it is this very request, still
- *   pending); another client's → the flow's own checks, then 404 like an unknown quote_id (issue 13);
+ * - one SELECT looks up the Idempotency-Key and the quote_id (or chosen id): a key already used by
+ *   this client with the same request → replay (a run still pending its hold is confirmed first);
+ *   another → 422;
+ * - an id the client already named a run with → 409 (unless it is this very request, still pending);
+ *   a quote_id that is another client's run's internal id → the flow's own checks, then 404 like an
+ *   unknown quote_id (issue 13; a chosen id gets a fresh internal id, so it never meets another's);
  * - otherwise the flow's checks, then ONE autocommit INSERT. A free run without a quote is inserted
  *   with its own zero-price quote and its first hand-over (`dispatches = 1`, `job_id`), then queued:
  *   two statements at most and one queue add. A quoted run is inserted with `hold_pending` and
@@ -96,6 +109,11 @@ export async function startRun(deps: StartRunDeps, flow: StartRunFlow): Promise<
     const found = await answerExisting(deps, flow, await lookUp(deps.prisma, flow));
     if (found !== undefined) return found;
     const draft = await flow.prepare(flow.quoteId ?? flow.newRunId());
+    if (flow.chosenRunId !== undefined && (flow.quoteId !== undefined || draft.priceMicros !== 0n)) {
+      // A chosen id is not the internal id, and ledger lines name runs by their internal id: only a
+      // free run without a quote of its own to hold may be named by its client (decisions C16).
+      throw new TypeError('a run named by its client must be free and carry no quote_id to hold');
+    }
     let row: Run;
     try {
       row = await insertRun(deps, flow, draft);
@@ -111,23 +129,31 @@ export async function startRun(deps: StartRunDeps, flow: StartRunFlow): Promise<
   }
 }
 
-/** The runs a request's key and quote_id name (at most one each), in one SELECT. */
+/** The runs a request's key and quote_id (or chosen run id) name, in one SELECT. */
 interface Existing {
   byKey: Run | undefined;
-  byQuote: Run | undefined;
+  /** The client's own run named by the id: its public id is the quote_id or the chosen id. */
+  byId: Run | undefined;
+  /** Another client's run whose internal id is this quote_id (the generic route only). */
+  foreign: Run | undefined;
 }
 
 async function lookUp(prisma: PrismaClient, flow: StartRunFlow): Promise<Existing> {
-  const { clientId, idempotencyKey: key, quoteId } = flow;
+  const { clientId, idempotencyKey: key, quoteId, chosenRunId } = flow;
+  const named = quoteId ?? chosenRunId;
   const or: Prisma.RunWhereInput[] = [];
   if (key !== undefined) or.push({ clientId, idempotencyKey: key });
+  if (named !== undefined) or.push({ clientId, publicId: named });
+  // A quote_id becomes the internal id too: another client's run may already have it.
   if (quoteId !== undefined) or.push({ id: quoteId });
-  if (or.length === 0) return { byKey: undefined, byQuote: undefined };
+  if (or.length === 0) return { byKey: undefined, byId: undefined, foreign: undefined };
   const rows = await prisma.run.findMany({ where: or.length === 1 ? or[0] : { OR: or } });
+  const own = rows.filter((r) => r.clientId === clientId);
   return {
-    byKey:
-      key === undefined ? undefined : rows.find((r) => r.clientId === clientId && r.idempotencyKey === key),
-    byQuote: quoteId === undefined ? undefined : rows.find((r) => r.id === quoteId),
+    byKey: key === undefined ? undefined : own.find((r) => r.idempotencyKey === key),
+    byId: named === undefined ? undefined : own.find((r) => r.publicId === named),
+    foreign:
+      quoteId === undefined ? undefined : rows.find((r) => r.id === quoteId && r.clientId !== clientId),
   };
 }
 
@@ -135,7 +161,7 @@ async function lookUp(prisma: PrismaClient, flow: StartRunFlow): Promise<Existin
 async function answerExisting(
   deps: StartRunDeps,
   flow: StartRunFlow,
-  { byKey, byQuote }: Existing,
+  { byKey, byId, foreign }: Existing,
 ): Promise<StartRunResult | undefined> {
   if (byKey !== undefined) {
     if (byKey.requestHash !== flow.requestHash) {
@@ -146,17 +172,19 @@ async function answerExisting(
     }
     return replay(deps, byKey);
   }
-  if (byQuote === undefined || flow.quoteId === undefined) return undefined;
-  if (byQuote.clientId !== flow.clientId) {
+  if (byId !== undefined) {
+    // This very request, recorded but not confirmed (a timeout, a crash): finish it rather than 409.
+    if (byId.holdPending && byId.requestHash === flow.requestHash) return replay(deps, byId);
+    // The client's own quote or chosen id, already run once (C5, C16).
+    throw new ConflictError(flow.quoteTakenMessage);
+  }
+  if (foreign !== undefined && flow.quoteId !== undefined) {
     // Another client's quote (its run has the quote's id): answered exactly like a quote_id that
     // names nothing (issue 13, decisions Q7): the same checks first, then the wallet's 404 words.
     await flow.prepare(flow.quoteId);
     throw unknownQuote(flow.quoteId);
   }
-  // This very request, recorded but not confirmed (a timeout, a crash): finish it rather than 409.
-  if (byQuote.holdPending && byQuote.requestHash === flow.requestHash) return replay(deps, byQuote);
-  // The client's own quote, already run once (C5).
-  throw new ConflictError(flow.quoteTakenMessage);
+  return undefined;
 }
 
 /** A replay; a run still pending its hold is confirmed first (or undone, and the refusal thrown). */
@@ -188,14 +216,15 @@ function unknownQuote(quoteId: string): NotFoundError {
  */
 async function insertRun(deps: StartRunDeps, flow: StartRunFlow, draft: RunDraft): Promise<Run> {
   const now = (deps.now ?? (() => new Date()))();
-  const { result, priceDetail, ...columns } = draft;
-  const base = { ...columns, quoteId: draft.id };
+  const { result, priceDetail, quote: issued, publicId = draft.id, ...columns } = draft;
+  // The quote_id a client sees is the run id it sees: its own quote, its chosen id, or the run's id.
+  const base = { ...columns, publicId, quoteId: publicId };
   if (flow.quoteId !== undefined) {
     return deps.prisma.run.create({
       data: { ...base, status: 'queued', holdPending: true, ...(result === undefined ? {} : { result }) },
     });
   }
-  const quote = freeRunQuote(draft.id, draft.slug, now, priceDetail);
+  const quote = issued ?? freeRunQuote(publicId, draft.slug, now, priceDetail);
   const free = { ...base, quote, priceMicros: 0n };
   return deps.prisma.run.create({
     data:
