@@ -17,6 +17,10 @@ const transform = {
   ],
   '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' } }],
 };
+// Each project names its rootDir: a project's rootDir is otherwise the folder of the config file that
+// lists it, and jest/unit.config.js and jest/integration.config.js (`pnpm test:unit`, `pnpm test:integration`)
+// list these projects from jest/.
+const rootDir = __dirname;
 const roots = ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/tools'];
 const testPathIgnorePatterns = ['/node_modules/', '/generated/', '/\\.data/'];
 // The SDK's build output (packages/sdk/dist) carries a package.json named @svc/sdk too: jest's module map
@@ -44,6 +48,7 @@ module.exports = {
   projects: [
     {
       displayName: 'unit',
+      rootDir,
       roots,
       transform,
       modulePathIgnorePatterns,
@@ -53,6 +58,7 @@ module.exports = {
     },
     {
       displayName: 'integration',
+      rootDir,
       roots,
       transform,
       modulePathIgnorePatterns,

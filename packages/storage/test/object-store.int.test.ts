@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { loadEnv } from '@svc/config';
-import { startS3rver } from '@svc/testkit';
+import { startS3rver } from '@svc/s3-test-server';
 import { z } from 'zod';
 import {
   createObjectStore,
@@ -22,7 +22,7 @@ import { MiB, patternSource, readAll, sha256Of } from './helpers';
 
 /**
  * The ObjectStore contract (src/object-store.ts), run against both adapters: fs in a temp
- * directory, s3 against s3rver in-process (@svc/testkit startS3rver), configured through the env
+ * directory, s3 against s3rver in-process (@svc/s3-test-server startS3rver), configured through the env
  * fragment as a service would.
  */
 interface Harness {

@@ -1,4 +1,4 @@
-import { startS3rver, type TestS3rver } from '@svc/testkit';
+import { startS3rver, type TestS3rver } from '@svc/s3-test-server';
 import { createObjectStore, type ObjectStore, putMeasured, S3_DEFAULT_PART_BYTES } from '../src';
 import { MiB, patternSource, readAll } from './helpers';
 

@@ -6,6 +6,14 @@ export { type CapabilityRecordOptions, capabilityRecord, FREE_PRICING } from './
 
 // The platform's service list lives in @svc/devstack (shared with the launcher); re-exported for suites.
 export { SERVICE_NAMES, type ServiceName, type ServicePorts } from '@svc/devstack';
+// Lives in @svc/s3-test-server, so @svc/storage's tests can have it without depending on testkit (a cycle).
+export {
+  type S3rverEnv,
+  type S3rverRequest,
+  type StartS3rverOptions,
+  startS3rver,
+  type TestS3rver,
+} from '@svc/s3-test-server';
 export { type CreateApiKeyOptions, type TestApiKey, usdToMicros } from './api-keys';
 export type { ExitStatus } from './child-service';
 export {
@@ -46,13 +54,6 @@ export { type PrivateRedis, startPrivateRedis } from './private-redis';
 export { countKeysWithPrefix, deleteKeysWithPrefix, scanKeysWithPrefix } from './redis-cleanup';
 export { type DumpedKey, dumpKeysWithPrefix } from './redis-dump';
 export { type CommandResult, type RunCommandOptions, runCommand } from './run-command';
-export {
-  type S3rverEnv,
-  type S3rverRequest,
-  type StartS3rverOptions,
-  startS3rver,
-  type TestS3rver,
-} from './s3rver';
 export { onePagePdf } from './sample-pdf';
 export { SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from './shared-stack';
 export { type StackReplica, type StartTestStackOptions, startTestStack, type TestStack } from './stack';
