@@ -1,5 +1,7 @@
 /**
- * `pnpm --filter @svc/sdk build`: the SDK as a package any Node project installs (decisions SK10–SK12).
+ * `pnpm --filter @svc/sdk build`: the SDK as a package any Node project installs (decisions SK10–SK12,
+ * SK15); `pnpm --filter @svc/sdk tarball` (`--pack`) builds and then packs it into
+ * packages/sdk/svc-sdk-<version>.tgz (git-ignored).
  *
  *  - dist/index.js (CommonJS) and dist/index.mjs (ES module), bundled by esbuild: the SDK and the
  *    parts of @svc/contracts it uses (tldts with them: crt's Apex check), `zod` left external;
@@ -9,6 +11,7 @@
  *    exports, and `zod` as the only dependency.
  * The workspace keeps `main: src/index.ts` (package.json), so nothing in the repo needs the build.
  */
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -73,7 +76,10 @@ async function bundleJs(): Promise<void> {
 function bundleTypes(): void {
   // @svc/contracts through `paths` (tsconfig.build.json), not through its node_modules symlink: a
   // module resolved in node_modules is an "external library" to the compiler, which emits no
-  // declarations for it, and dts-bundle-generator's second pass then finds none of its files.
+  // declarations for it, and dts-bundle-generator's second pass then finds none of its files. The
+  // path leads to scripts/contracts-for-types.ts, the contracts modules the SDK uses, and the
+  // program is not type-checked (`noCheck`): `pnpm typecheck` checks the sources, the
+  // outside-install test the bundle (SK15).
   const [dts] = generateDtsBundle(
     [
       {
@@ -120,6 +126,20 @@ function writeManifest(): void {
   writeFileSync(join(DIST, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
+/**
+ * `pnpm pack` of dist into the package's own directory. Run by pnpm with `--filter` from the
+ * workspace root, `pnpm pack` would write the tarball there (its default destination is the
+ * directory pnpm runs in), an untracked file in the root.
+ */
+function pack(): string {
+  const own = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as PackageJson;
+  execFileSync('pnpm', ['pack', '--pack-destination', PACKAGE_DIR], {
+    cwd: PACKAGE_DIR,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return join(PACKAGE_DIR, `${own.name.replace('@', '').replace('/', '-')}-${own.version}.tgz`);
+}
+
 async function main(): Promise<void> {
   // The compiler dts-bundle-generator loads (its own dependency), not whichever is hoisted.
   const typescript = createRequire(requireHere.resolve('dts-bundle-generator'))('typescript') as {
@@ -131,6 +151,7 @@ async function main(): Promise<void> {
   bundleTypes();
   writeManifest();
   process.stdout.write(`@svc/sdk built in ${DIST} (TypeScript ${typescript.version})\n`);
+  if (process.argv.includes('--pack')) process.stdout.write(`packed ${pack()}\n`);
 }
 
 main().catch((err: unknown) => {

@@ -37,8 +37,10 @@ import {
   UploadResponse,
   UploadSessionResponse,
   UsageStatementResponse,
+  WhoAmIResponse,
 } from '@svc/contracts';
 import { z } from 'zod';
+import { cancelOutcome } from './cancel-outcome';
 import {
   ArtifactIntegrityError,
   CapabilityNotRunnableError,
@@ -101,8 +103,11 @@ export interface StartedRun {
   quote: Quote | null;
   /** The run's status record when the answer carried one (crt's completed answer does not). */
   run: RunRecord | null;
-  /** The parsed answer: RunStartResponse, or crt's CrtCompletedRunResponse / CrtReplayRunResponse. */
-  body: RunStartResponse | CrtCompletedRunResponse | CrtReplayRunResponse;
+  /**
+   * The parsed answer: RunStartResponse, or crt's CrtCompletedRunResponse / CrtReplayRunResponse, or
+   * crt's 202 RunStatusResponse (the run not finished within the route's wait).
+   */
+  body: StartAnswer;
 }
 
 export interface UploadFile {
@@ -160,7 +165,28 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.gif': 'image/gif',
 };
 
-const StartAnswer = z.union([RunStartResponse, CrtCompletedRunResponse, CrtReplayRunResponse]);
+/**
+ * What POST …/run answers: RunStartResponse; for crt (§4.5) a 200 CrtCompletedRunResponse or
+ * CrtReplayRunResponse, or a 202 RunStatusResponse when the run was still queued or running once the
+ * route's wait (CRT_RUN_WAIT_MS, 55 s) was over.
+ */
+const StartAnswer = z.union([
+  RunStartResponse,
+  CrtCompletedRunResponse,
+  CrtReplayRunResponse,
+  RunStatusResponse,
+]);
+type StartAnswer = z.infer<typeof StartAnswer>;
+
+/** The run's status record in a start answer, when it carries one (crt's completed answer does not). */
+function runOfStartAnswer(body: StartAnswer): RunRecord | null {
+  if ('run' in body) return body.run ?? null;
+  if ('attempts' in body) {
+    const { ok: _ok, ...run } = body;
+    return run;
+  }
+  return null;
+}
 
 /** A property of a JSON value, or undefined. */
 function prop(value: unknown, key: string): unknown {
@@ -313,14 +339,13 @@ export class SvcClient {
       StartAnswer,
       checkRunState,
     );
-    const run = 'run' in body && body.run ? body.run : null;
     return {
       runId: body.run_id,
       status: body.status,
       idempotentReplay: 'idempotent_replay' in body ? body.idempotent_replay : false,
       idempotencyKey,
-      quote: body.quote ?? null,
-      run,
+      quote: 'quote' in body ? (body.quote ?? null) : null,
+      run: runOfStartAnswer(body),
       body,
     };
   }
@@ -610,6 +635,11 @@ export class SvcClient {
 
   // --- Account -------------------------------------------------------------------------------------
 
+  /** GET /api/account/whoami: the client, key id and scopes of the API key (any valid key; ours, not the spec's). */
+  whoami(signal?: AbortSignal): Promise<WhoAmIResponse> {
+    return this.json({ method: 'GET', url: '/api/account/whoami', retry: true, signal }, WhoAmIResponse);
+  }
+
   /** GET /api/account/balance (spec §4.12). */
   balance(): Promise<BalanceResponse> {
     return this.json({ method: 'GET', url: '/api/account/balance', retry: true }, BalanceResponse);
@@ -676,19 +706,27 @@ export class SvcClient {
     const giveUp = async (error: unknown, runId: string | undefined): Promise<unknown> => {
       if (!signal.aborted) return error;
       let cancelError: unknown;
+      let cancelAnswer: RunStatusResponse | undefined;
+      let what = 'before a run was started';
       if (runId !== undefined) {
+        let failure: unknown;
         try {
-          await this.cancelRun(runId);
-        } catch (failure) {
+          cancelAnswer = await this.cancelRun(runId);
+        } catch (caught) {
+          failure = caught;
           // 409: it finished meanwhile; nothing to cancel.
-          if (!(failure instanceof SvcError && failure.status === 409)) cancelError = failure;
+          if (!(caught instanceof SvcError && caught.status === 409)) cancelError = caught;
         }
+        what = cancelOutcome(runId, cancelAnswer, failure);
       }
-      const what =
-        runId === undefined ? 'before a run was started' : `run ${runId} was cancelled on the server`;
       return deadline.signal.aborted
-        ? new DeadlineExceededError(`no terminal state within ${deadlineMs} ms; ${what}`, runId, cancelError)
-        : new RunAbortedError(`aborted by the caller; ${what}`, runId, cancelError);
+        ? new DeadlineExceededError(
+            `no terminal state within ${deadlineMs} ms; ${what}`,
+            runId,
+            cancelError,
+            cancelAnswer,
+          )
+        : new RunAbortedError(`aborted by the caller; ${what}`, runId, cancelError, cancelAnswer);
     };
     try {
       return await body(signal, giveUp);

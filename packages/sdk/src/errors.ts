@@ -1,3 +1,5 @@
+import type { RunStatusResponse } from '@svc/contracts';
+
 /**
  * The SDK's errors: one class per cause a caller branches on. `status` is the HTTP status of the
  * answer (0 when no answer decides it: a network failure, a client-side refusal, a deadline) and
@@ -71,24 +73,31 @@ export class NetworkError extends SvcError {
 export class InvalidResponseError extends SvcError {
   override name = 'InvalidResponseError';
 }
-/** The overall deadline of run()/waitForRun() passed; the run was cancelled on the server (best effort). */
+/**
+ * The overall deadline of run()/waitForRun() passed; the run's cancel was sent (best effort).
+ * `cancelAnswer` is the run as the cancel left it: `cancelled`, or still `running` with
+ * `cancel_requested_at` set (cooperative, spec §3: it may yet complete and be charged); undefined
+ * when no run was started or the cancel failed (`cancelError`; a 409 for a run that had ended is not one).
+ */
 export class DeadlineExceededError extends SvcError {
   override name = 'DeadlineExceededError';
   constructor(
     message: string,
     readonly runId: string | undefined,
     readonly cancelError?: unknown,
+    readonly cancelAnswer?: RunStatusResponse,
   ) {
     super(0, message);
   }
 }
-/** The caller's AbortSignal fired; the run (if one was started) was cancelled on the server (best effort). */
+/** The caller's AbortSignal fired; the run's cancel was sent (best effort), as for DeadlineExceededError. */
 export class RunAbortedError extends SvcError {
   override name = 'RunAbortedError';
   constructor(
     message: string,
     readonly runId: string | undefined,
     readonly cancelError?: unknown,
+    readonly cancelAnswer?: RunStatusResponse,
   ) {
     super(0, message);
   }

@@ -17,6 +17,7 @@ export type {
   RunStatusResponse,
   RunSummary,
   UsageStatementResponse,
+  WhoAmIResponse,
 } from '@svc/contracts';
 export {
   type DownloadResult,

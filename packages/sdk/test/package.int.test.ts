@@ -1,13 +1,15 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from '@svc/testkit';
 
 /**
- * @svc/sdk as a user gets it (decisions SK10–SK12): `pnpm run build` (esbuild + dts-bundle-generator),
- * `pnpm pack`, then `npm install <tarball>` into a project of its own in the system temp directory,
+ * @svc/sdk as a user gets it (decisions SK10–SK13, SK15): the README's `pnpm --filter @svc/sdk
+ * tarball` from the workspace root (esbuild + dts-bundle-generator, then `pnpm pack` into
+ * packages/sdk, git-ignored), then `npm install <tarball>` into a project of its own in the system temp directory,
  * outside the workspace (zod and @types/node come from the npm registry, nothing from the workspace).
  * There a plain CommonJS script runs pii-redact on the jest run's shared platform through `run()`, an
  * ES module reads the balance, and the workspace's `tsc` type-checks a TypeScript consumer with
@@ -72,22 +74,35 @@ let packDir: string;
 let project: string;
 let tarball: string;
 
+/** The README's command that builds and packs the SDK. */
+const TARBALL_COMMAND = 'pnpm --filter @svc/sdk tarball';
+let tarballName: string;
+let packedIn: string[];
+
 beforeAll(async () => {
   stack = await sharedTestStack();
-  // ~35 s on an idle machine (two type-checked programs over the contracts); far more on a loaded one.
-  await sh('pnpm', ['run', 'build'], { cwd: SDK_DIR, timeout: 600_000 });
-  packDir = await mkdtemp(join(tmpdir(), 'svc-sdk-pack-'));
+  const { version } = JSON.parse(await readFile(join(SDK_DIR, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  tarballName = `svc-sdk-${version}.tgz`;
+  await rm(join(SDK_DIR, tarballName), { force: true });
+  // ~5 s on an idle machine (SK15); far longer on a loaded one.
   try {
-    await sh('pnpm', ['pack', '--pack-destination', packDir], { cwd: SDK_DIR });
+    const [pnpm = '', ...args] = TARBALL_COMMAND.split(' ');
+    await sh(pnpm, args, { cwd: WORKSPACE_ROOT, timeout: 600_000 });
   } finally {
     // dist/package.json is named @svc/sdk too: while it exists, jest's module map sees two packages
     // of that name and refuses to resolve it in every suite that starts meanwhile. The tarball is
     // all the rest of this suite needs.
     await rm(join(SDK_DIR, 'dist'), { recursive: true, force: true });
   }
-  const tarballs = (await readdir(packDir)).filter((name) => name.endsWith('.tgz'));
-  expect(tarballs).toHaveLength(1);
-  tarball = join(packDir, tarballs[0]!);
+  packedIn = [WORKSPACE_ROOT, SDK_DIR].filter((dir) => existsSync(join(dir, tarballName)));
+  packDir = await mkdtemp(join(tmpdir(), 'svc-sdk-pack-'));
+  tarball = join(packDir, tarballName);
+  const packed = packedIn[0];
+  if (packed === undefined) throw new Error(`${TARBALL_COMMAND} wrote no ${tarballName}`);
+  await copyFile(join(packed, tarballName), tarball);
+  for (const dir of packedIn) await rm(join(dir, tarballName), { force: true });
 
   project = await mkdtemp(join(tmpdir(), 'svc-sdk-user-'));
   await writeFile(
@@ -121,6 +136,15 @@ afterAll(async () => {
 });
 
 describe('the packed package', () => {
+  it("is written under packages/sdk, git-ignored, by the README's command; nothing in the root", async () => {
+    expect(await readFile(join(WORKSPACE_ROOT, 'README.md'), 'utf8')).toContain(TARBALL_COMMAND);
+    expect(packedIn).toEqual([SDK_DIR]);
+    // Exit 0: ignored (a file git would list as untracked is exit 1).
+    await sh('git', ['check-ignore', '--quiet', join('packages', 'sdk', tarballName)], {
+      cwd: WORKSPACE_ROOT,
+    });
+  });
+
   it('is installed outside the workspace', () => {
     expect(project.startsWith(`${WORKSPACE_ROOT}${sep}`)).toBe(false);
   });

@@ -24,6 +24,8 @@ export interface CommandContext {
   readonly cwd: string;
   /** Aborted on Ctrl-C: a waiting run is cancelled on the server first. */
   readonly signal: AbortSignal;
+  /** Runs a wait for a run (and the cancel that ends it on Ctrl-C) as a section SIGTERM/SIGHUP do not cut short. */
+  readonly guard: <T>(body: () => Promise<T>) => Promise<T>;
 }
 
 export async function search(
@@ -141,14 +143,17 @@ export async function run(
   }
   let finished: RunStatusResponse;
   try {
-    finished = await client.run(slug, input, {
-      deadlineMs: flags.deadlineMs ?? DEFAULT_DEADLINE_MS,
-      signal: ctx.signal,
-      onProgress: (event) => progress.event(event),
-      ...(flags.idempotencyKey === undefined ? {} : { idempotencyKey: flags.idempotencyKey }),
-    });
+    finished = await ctx.guard(() =>
+      client.run(slug, input, {
+        deadlineMs: flags.deadlineMs ?? DEFAULT_DEADLINE_MS,
+        signal: ctx.signal,
+        onProgress: (event) => progress.event(event),
+        ...(flags.idempotencyKey === undefined ? {} : { idempotencyKey: flags.idempotencyKey }),
+      }),
+    );
   } catch (error) {
-    progress.done(false, `run ${slug}: ${error instanceof Error ? error.message : String(error)}`);
+    // The error itself is printed once, by the caller (`svc: …`); the display only ends here.
+    progress.failed();
     throw error;
   }
   const ok = finished.status === 'completed';
@@ -290,6 +295,18 @@ function manifestText(out: Output, manifest: ArtifactManifestResponse): string {
       (a) => `  ${out.c.bold(a.name)}  ${a.content_type}  ${a.size_bytes} bytes  sha256 ${a.sha256}`,
     ),
   ].join('\n');
+}
+
+export async function whoami(ctx: CommandContext): Promise<ExitCode> {
+  const answer = await ctx.client().whoami(ctx.signal);
+  ctx.out.result(answer, () =>
+    [
+      `client ${answer.client_name} (${answer.client_id})`,
+      `key    ${answer.key_id}`,
+      `scopes ${answer.scopes.join(' ')}`,
+    ].join('\n'),
+  );
+  return EXIT.ok;
 }
 
 export async function balance(ctx: CommandContext): Promise<ExitCode> {

@@ -32,7 +32,7 @@ export const EXIT = {
   unavailable: 4,
   /** Not found: 404 (an unknown slug, run, upload or artifact; another client's looks the same). */
   notFound: 5,
-  /** Ctrl-C (a run being waited for is cancelled on the server first; main.ts), or at the login prompt. */
+  /** Ctrl-C (a run being waited for is cancelled on the server first; interrupts.ts), or at the login prompt. */
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -44,7 +44,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   3  refused (401, 402, 403, 409, 413, 415, 422; a describe_only or blocked capability; a file describe rules out)
   4  unavailable (network, 5xx, 408, 429, --deadline passed)
   5  not found (404)
-  130  interrupted (Ctrl-C; a run being waited for is cancelled on the server first)
+  130  interrupted (Ctrl-C; a run being waited for is cancelled on the server first;
+       143/129: SIGTERM/SIGHUP during such a wait, which cancels it too)
 `;
 
 const REFUSED_STATUSES = new Set([401, 402, 403, 409, 413, 415, 422]);

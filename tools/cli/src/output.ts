@@ -1,4 +1,4 @@
-import { SvcError } from '@svc/sdk';
+import { DeadlineExceededError, RunAbortedError, SvcError } from '@svc/sdk';
 import pc from 'picocolors';
 import { type ExitCode, exitCodeFor } from './exit-codes';
 
@@ -17,9 +17,16 @@ export function processIo(): Io {
   // size (columns 0, e.g. `script` without a terminal) turns into an endless stream of clears.
   const interactive =
     process.stderr.isTTY === true && process.env.TERM !== 'dumb' && (process.stderr.columns ?? 0) > 0;
+  // A reader that went away (`svc … | jq` after Ctrl-C, pnpm's pipe, a closed terminal) must not end
+  // svc with an unhandled EPIPE/EIO before the cancel of a waited run is sent (interrupts.ts): what
+  // nobody reads is dropped.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  const write = (stream: NodeJS.WriteStream, text: string) => {
+    if (!stream.destroyed && stream.writable) stream.write(text);
+  };
   return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: (text) => write(process.stdout, text),
+    stderr: (text) => write(process.stderr, text),
     interactive,
     color: process.stdout.isTTY === true && pc.isColorSupported,
   };
@@ -80,6 +87,11 @@ export function errorObject(error: unknown, code: ExitCode): Record<string, unkn
   if (error instanceof Error && error.name !== 'Error') object.kind = error.name;
   const runId = (error as { runId?: unknown } | null)?.runId;
   if (typeof runId === 'string') object.run_id = runId;
+  // A run given up on (Ctrl-C, --deadline): the state its cancel left it in, `cancelled` or still
+  // `running` (cooperative: it may yet complete and be charged).
+  if (error instanceof RunAbortedError || error instanceof DeadlineExceededError) {
+    if (error.cancelAnswer !== undefined) object.run_status = error.cancelAnswer.status;
+  }
   return object;
 }
 

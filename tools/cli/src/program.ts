@@ -24,8 +24,10 @@ export interface CliDeps {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Relative paths (--input @file, upload, --download) are taken from here (pnpm's INIT_CWD first). */
   readonly cwd: string;
-  /** Aborted on Ctrl-C. */
+  /** Aborted on Ctrl-C (or SIGTERM/SIGHUP while a run is waited for: interrupts.ts). */
   readonly signal?: AbortSignal;
+  /** Runs a wait for a run, and its cancel, as a section SIGTERM/SIGHUP do not cut short (main: Interrupts.guard). */
+  readonly guard?: <T>(body: () => Promise<T>) => Promise<T>;
   /** `svc login` reads the key from here. */
   readonly readStdin?: () => Promise<string>;
   /** Tests pass their own (a fetch that fails, a short retry). */
@@ -117,6 +119,7 @@ function buildProgram(deps: CliDeps, out: Output, setExit: (code: number) => voi
     client: client(needsKey),
     cwd: deps.cwd,
     signal: controller.signal,
+    guard: deps.guard ?? ((body) => body()),
   });
   /** Every action: run, turn a throw into its exit code and the error output. */
   const act =
@@ -286,6 +289,12 @@ function buildProgram(deps: CliDeps, out: Output, setExit: (code: number) => voi
         commands.artifacts(ctx(true), runId, opts.download),
       ),
     );
+
+  program
+    .command('whoami')
+    .description('the client, key id and scopes of your API key')
+    .addOption(jsonOption())
+    .action(act(async () => commands.whoami(ctx(true))));
 
   program
     .command('balance')

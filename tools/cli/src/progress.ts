@@ -6,6 +6,8 @@ export interface Progress {
   event(event: ProgressEvent): void;
   /** Ends the display: the spinner stops with the final line. */
   done(ok: boolean, line: string): void;
+  /** Ends the display after an error, which the caller prints: the spinner marks its step failed. */
+  failed(): void;
 }
 
 interface Spinner {
@@ -23,7 +25,7 @@ interface Spinner {
 export async function createProgress(out: Output): Promise<Progress> {
   if (!out.io.interactive) return new LineProgress(out);
   const { default: ora } = await import('ora');
-  return new SpinnerProgress(ora({ stream: process.stderr, discardStdin: false }) as unknown as Spinner, out);
+  return new SpinnerProgress(ora({ stream: process.stderr, discardStdin: false }), out);
 }
 
 export function describeEvent(event: ProgressEvent): string {
@@ -48,6 +50,9 @@ class LineProgress implements Progress {
   }
   done(_ok: boolean, line: string): void {
     this.out.note(line);
+  }
+  failed(): void {
+    // Each step is already a line of its own; the error follows as `svc: …`.
   }
 }
 
@@ -75,5 +80,9 @@ class SpinnerProgress implements Progress {
     }
     if (ok) this.spinner.succeed(line);
     else this.spinner.fail(line);
+  }
+  failed(): void {
+    // The step that was spinning stays on screen as ✖; the error follows as `svc: …`.
+    if (this.started) this.spinner.fail();
   }
 }

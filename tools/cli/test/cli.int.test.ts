@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onePagePdf, SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from '@svc/testkit';
-import { corruptingProxy, jsonOf, spawnSvc, svc } from './support';
+import { corruptingProxy, jsonOf, spawnPnpmSvc, spawnSvc, svc } from './support';
 
 /**
  * `svc` as a child process against the jest run's shared platform (gateway, registry, wallet,
@@ -27,11 +27,21 @@ const tag = randomBytes(4).toString('hex');
 let stack: SharedTestStack;
 let dir: string;
 let env: Record<string, string>;
+let key: { apiKey: string; keyId: string; clientId: string };
+
+/** The run's state over the API (the CLI's own `status` is what is under test elsewhere). */
+async function runState(runId: string): Promise<unknown> {
+  const answer = await stack.fetch(`/api/capability-runs/${encodeURIComponent(runId)}`, {
+    apiKey: key.apiKey,
+  });
+  expect(answer.status).toBe(200);
+  return (answer.json as { status?: unknown }).status;
+}
 
 beforeAll(async () => {
   stack = await sharedTestStack();
   dir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
-  const key = await stack.createApiKey({ scopes: SCOPES, balanceUsd: '5' });
+  key = await stack.createApiKey({ scopes: SCOPES, balanceUsd: '5' });
   env = { HOME: dir, SVC_BASE_URL: stack.gatewayUrl, SVC_API_KEY: key.apiKey };
 }, SHARED_STACK_BEFORE_ALL_MS);
 
@@ -273,7 +283,12 @@ describe('svc against the platform', () => {
     );
     expect(waited.code).toBe(4);
     const error = jsonOf(waited);
-    expect(error).toMatchObject({ ok: false, exit_code: 4, kind: 'DeadlineExceededError' });
+    expect(error).toMatchObject({
+      ok: false,
+      exit_code: 4,
+      kind: 'DeadlineExceededError',
+      run_status: 'cancelled',
+    });
     const status = await svc(['status', String(error.run_id), '--json'], env);
     expect(jsonOf(status)).toMatchObject({ status: 'cancelled' });
 
@@ -291,9 +306,81 @@ describe('svc against the platform', () => {
     running.child.kill('SIGINT');
     const result = await running.exit;
     expect(result.code).toBe(130);
-    expect(result.stderr).toMatch(/interrupted; cancelling/);
+    expect(result.stderr).toMatch(/svc: interrupted \(SIGINT\); cancelling/);
     const status = await svc(['status', runId, '--json'], env);
     expect(jsonOf(status)).toMatchObject({ run_id: runId, status: 'cancelled' });
+  });
+
+  // The README's command at a terminal: Ctrl-C sends SIGINT to the whole job, pnpm and svc alike,
+  // and pnpm, exiting at once, sends svc SIGTERM (execa's cleanup). html-to-pdf needs a browser
+  // worker, which this platform has none of (requires_worker): the run stays queued until cancelled.
+  it('Ctrl-C on `pnpm svc run … --wait` (SIGINT to its process group) cancels the queued run', async () => {
+    const job = spawnPnpmSvc(
+      ['run', 'html-to-pdf', '--input', JSON.stringify({ html: `<p>${tag} pnpm</p>` }), '--wait'],
+      env,
+    );
+    try {
+      const runId = /^run (\S+) started/.exec(await job.stderrLine(/^run \S+ started/))?.[1] ?? '';
+      job.interrupt();
+      const pnpm = await job.exit;
+      // pnpm re-raises the SIGINT on itself: a shell sees 130.
+      expect(pnpm.signal === 'SIGINT' || pnpm.code === 130).toBe(true);
+      // svc outlives pnpm until the cancel has its answer, then says how it ended.
+      await job.gone(60_000);
+      expect(await runState(runId)).toBe('cancelled');
+      const { stderr } = job.output();
+      expect(stderr).toMatch(/svc: interrupted \(SIG(INT|TERM)\); cancelling/);
+      expect(stderr).toContain(`run ${runId} was cancelled on the server; nothing is charged`);
+    } finally {
+      job.kill();
+    }
+  });
+
+  it('…and so when nobody reads its output any more (EPIPE: `pnpm svc … | jq` after Ctrl-C)', async () => {
+    const job = spawnPnpmSvc(
+      ['run', 'html-to-pdf', '--input', JSON.stringify({ html: `<p>${tag} epipe</p>` }), '--wait', '--json'],
+      env,
+    );
+    try {
+      const runId = /^run (\S+) started/.exec(await job.stderrLine(/^run \S+ started/))?.[1] ?? '';
+      job.child.stdout?.destroy();
+      job.child.stderr?.destroy();
+      job.interrupt();
+      await job.gone(60_000);
+      expect(await runState(runId)).toBe('cancelled');
+    } finally {
+      job.kill();
+    }
+  });
+
+  it('prints an error once (run --wait with a key the platform does not know)', async () => {
+    const refused = await svc(['run', 'pii-redact', '--input', '{"text":"x"}', '--wait'], {
+      ...env,
+      SVC_API_KEY: `svc_unknown_${tag}`,
+    });
+    expect(refused.code).toBe(3);
+    const lines = refused.stderr.split('\n').filter((line) => line.includes('401'));
+    expect(lines).toEqual([expect.stringMatching(/^svc: 401 /)]);
+  });
+
+  it('whoami: the client, key id and scopes of the key (human and --json)', async () => {
+    const human = await svc(['whoami'], env);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(key.keyId);
+    expect(human.stdout).toContain(key.clientId);
+    expect(human.stdout).toContain('capabilities:run');
+    const json = await svc(['whoami', '--json'], env);
+    expect(json.code).toBe(0);
+    expect(jsonOf(json)).toEqual({
+      ok: true,
+      client_id: key.clientId,
+      client_name: expect.any(String),
+      key_id: key.keyId,
+      scopes: expect.arrayContaining(SCOPES),
+    });
+    const refused = await svc(['whoami', '--json'], { ...env, SVC_API_KEY: `svc_unknown_${tag}` });
+    expect(refused.code).toBe(3);
+    expect(jsonOf(refused)).toMatchObject({ ok: false, status: 401, exit_code: 3 });
   });
 
   it('takes the key from a config file only its owner can read; never from a flag', async () => {

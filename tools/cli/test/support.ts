@@ -54,16 +54,18 @@ function cliEnv(env: Record<string, string | undefined>): Record<string, string>
   return childEnv;
 }
 
-/** A running `svc …` whose stderr lines can be awaited (for Ctrl-C tests). */
-export function spawnSvc(
-  args: readonly string[],
-  env: Record<string, string | undefined>,
-): { child: ChildProcess; stderrLine(pattern: RegExp): Promise<string>; exit: Promise<CliResult> } {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: cliEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** A running command whose stderr lines can be awaited (for Ctrl-C tests). */
+export interface WatchedCommand {
+  child: ChildProcess;
+  /** The first stderr line matching `pattern` (at once if already printed); rejects, quoting the output, after `timeoutMs` (default 60 s). */
+  stderrLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** The process's own exit (`code` 128 when a signal ended it) and what it printed so far. */
+  exit: Promise<CliResult & { signal: NodeJS.Signals | null }>;
+  /** Everything printed so far. */
+  output(): CliResult;
+}
+
+function watch(child: ChildProcess): WatchedCommand {
   let stdout = '';
   let stderr = '';
   const waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
@@ -80,18 +82,95 @@ export function spawnSvc(
       }
     }
   });
-  const exit = new Promise<CliResult>((resolve) => {
-    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr }));
+  const exit = new Promise<CliResult & { signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('exit', (code, signal) =>
+      resolve({ code: code ?? (signal ? 128 : -1), signal, stdout, stderr }),
+    );
   });
   return {
     child,
     exit,
-    stderrLine: (pattern) =>
-      new Promise((resolve) => {
+    output: () => ({ code: child.exitCode ?? -1, stdout, stderr }),
+    stderrLine: (pattern, timeoutMs = 60_000) =>
+      new Promise((resolve, reject) => {
         const line = stderr.split('\n').find((l) => pattern.test(l));
-        if (line !== undefined) resolve(line);
-        else waiters.push({ pattern, resolve });
+        if (line !== undefined) {
+          resolve(line);
+          return;
+        }
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          reject(
+            new Error(
+              `no stderr line matching ${pattern} within ${timeoutMs} ms:\n${stderr}\nstdout:\n${stdout}`,
+            ),
+          );
+        }, timeoutMs);
+        const waiter = {
+          pattern,
+          resolve: (found: string) => {
+            clearTimeout(timer);
+            resolve(found);
+          },
+        };
+        waiters.push(waiter);
       }),
+  };
+}
+
+/** A running `svc …` (the bin itself) whose stderr lines can be awaited (for Ctrl-C tests). */
+export function spawnSvc(args: readonly string[], env: Record<string, string | undefined>): WatchedCommand {
+  return watch(
+    spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: cliEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+}
+
+/** `pnpm svc …` (the README's command) in a process group of its own, as a shell runs a job. */
+export interface PnpmSvc extends WatchedCommand {
+  /** Ctrl-C at a terminal: SIGINT to every process of the job's group (pnpm and svc alike). */
+  interrupt(): void;
+  /** Resolves once no process of the group is left (svc may outlive pnpm); rejects after `timeoutMs`. */
+  gone(timeoutMs: number): Promise<void>;
+  /** SIGKILL to whatever is left of the group (cleanup after a failed test). */
+  kill(): void;
+}
+
+export function spawnPnpmSvc(args: readonly string[], env: Record<string, string | undefined>): PnpmSvc {
+  // detached: its own process group, whose id is pnpm's pid (a job's group at a terminal).
+  const child = spawn('pnpm', ['svc', ...args], {
+    cwd: ROOT,
+    env: cliEnv(env),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const group = child.pid;
+  if (group === undefined) throw new Error('pnpm did not start');
+  const groupAlive = () => {
+    try {
+      process.kill(-group, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return {
+    ...watch(child),
+    interrupt: () => process.kill(-group, 'SIGINT'),
+    kill: () => {
+      if (groupAlive()) process.kill(-group, 'SIGKILL');
+    },
+    gone: async (timeoutMs) => {
+      const deadline = Date.now() + timeoutMs;
+      while (groupAlive()) {
+        if (Date.now() > deadline)
+          throw new Error(`pnpm svc ${args.join(' ')}: still running after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
   };
 }
 
