@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { chooseEmbeddedPort, rememberPort } from './embedded-port';
 import type { DevstackLogger } from './logger';
-import { tcpAnswers } from './net';
 import { effectiveDataDir, reachableBinariesModule } from './postgres-user-access';
 import { RUNNER_MARKER, recoverStalePostmaster } from './postmaster-pid';
 
@@ -28,6 +28,9 @@ const RUNNER_PATH = path.join(__dirname, `${RUNNER_MARKER}.mjs`);
 export interface EmbeddedServer {
   /** Where the data actually is (see postgres-user-access.ts: may differ from the one asked for). */
   dataDir: string;
+  /** The port it listens on (embedded-port.ts), and why when it is not the default. */
+  port: number;
+  portNote?: string;
   /** URL to the `postgres` database, as the `postgres` superuser. */
   adminUrl: string;
   stop(): Promise<void>;
@@ -59,15 +62,18 @@ function needsInitialise(dataDir: string): boolean {
 }
 
 /**
- * Starts (initialising on first use) an embedded PostgreSQL on 127.0.0.1:`port` with its data in
- * `dataDir`, through the runner child process (see embedded-postgres-runner.mjs for why).
+ * Starts (initialising on first use) an embedded PostgreSQL on 127.0.0.1 with its data in
+ * `dataDir`, through the runner child process (see embedded-postgres-runner.mjs for why). The
+ * port: `port` when given (it must be free), else as embedded-port.ts chooses and remembers it.
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
-  port: number;
+  port?: number;
+  defaultPort: number;
+  portVariable?: string;
   logger: DevstackLogger;
 }): Promise<EmbeddedServer> {
-  const { port, logger } = options;
+  const { logger } = options;
   const { dataDir, relocated } = effectiveDataDir(options.dataDir);
   if (relocated) {
     logger.info(
@@ -78,17 +84,18 @@ export async function startEmbeddedPostgres(options: {
   const binariesModule = reachableBinariesModule();
   await recoverStalePostmaster(dataDir, logger);
   const initialise = needsInitialise(dataDir);
-  if (await tcpAnswers('127.0.0.1', port)) {
-    throw new Error(
-      `cannot start the embedded PostgreSQL: port ${port} on 127.0.0.1 is already in use by another process. ` +
-        'Stop that process, choose another port, or point DATABASE_URL at a running PostgreSQL.',
-    );
-  }
+  const { port, note: portNote } = await chooseEmbeddedPort({
+    dataDir,
+    port: options.port,
+    defaultPort: options.defaultPort,
+    portVariable: options.portVariable,
+  });
   // The parent of dataDir must be traversable by the `postgres` user the server runs as (when we are root).
   fs.mkdirSync(path.dirname(dataDir), { recursive: true, mode: 0o755 });
   if (relocated) fs.chmodSync(path.dirname(dataDir), 0o755);
   logger.info(
-    `${initialise ? 'initialising and starting' : 'starting'} embedded PostgreSQL in ${dataDir} on port ${port}`,
+    `${initialise ? 'initialising and starting' : 'starting'} embedded PostgreSQL in ${dataDir} on port ${port}` +
+      `${portNote === undefined ? '' : ` (${portNote})`}`,
   );
 
   // detached: its own process group, so a terminal's Ctrl-C reaches only our parent, which stops
@@ -143,8 +150,18 @@ export async function startEmbeddedPostgres(options: {
   });
 
   release(child);
+  try {
+    rememberPort(dataDir, port);
+  } catch (err) {
+    // Only the next start's port depends on it: say so, keep this one running.
+    logger.warn(
+      `could not remember port ${port} in ${dataDir}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
   return {
     dataDir,
+    port,
+    portNote,
     adminUrl: `postgres://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/postgres`,
     stop: onceOnly(() => stopRunner(child, logger)),
   };

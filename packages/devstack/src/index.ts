@@ -1,3 +1,10 @@
+export {
+  type InstanceRecord,
+  instancesDir,
+  readInstanceRecords,
+  removeInstanceRecord,
+  writeInstanceRecord,
+} from './instance-records';
 export { consoleLogger, type DevstackLogger, silentLogger } from './logger';
 export { freePort, tcpAnswers } from './net';
 export {

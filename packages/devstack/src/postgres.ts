@@ -4,8 +4,9 @@ import { checkPostgres, createDatabase, ensureDatabaseOf, explainFailure } from 
 import { redactUrl, withDatabase } from './urls';
 
 /**
- * Port of the embedded server: 5433, next to a system PostgreSQL on the standard 5432, so both can
- * run on one machine. (A Debian second cluster also defaults to 5433: pass `port` if you have one.)
+ * Default port of the embedded server: 5433, next to a system PostgreSQL on the standard 5432, so
+ * both can run on one machine. A Debian second cluster also defaults to 5433: when it is taken, the
+ * next free port is used and remembered for that data directory (embedded-port.ts).
  */
 export const EMBEDDED_POSTGRES_PORT = 5433;
 /** The application's database, created on the embedded server when missing. */
@@ -16,8 +17,15 @@ export interface EnsurePostgresOptions {
   databaseUrl?: string;
   /** Data directory of the embedded server (created and initialised on first use, reused after). */
   dataDir: string;
-  /** Port of the embedded server on 127.0.0.1 (default EMBEDDED_POSTGRES_PORT = 5433). */
+  /**
+   * Port of the embedded server on 127.0.0.1, which must then be free. Unset: the port this data
+   * directory ran on before, else `defaultPort`, else a free one near it (embedded-port.ts).
+   */
   port?: number;
+  /** The first port tried when `port` is unset and nothing is remembered (EMBEDDED_POSTGRES_PORT = 5433). */
+  defaultPort?: number;
+  /** The setting `port` came from, named in errors (e.g. `EMBEDDED_POSTGRES_PORT`). */
+  portVariable?: string;
   /** Database the returned URL names on the embedded server (default `capability_service`). */
   database?: string;
   /** Setting the external URL came from, named in error advice (default `DATABASE_URL`). */
@@ -32,6 +40,8 @@ export interface PostgresHandle {
   embedded: boolean;
   /** The embedded server's data directory (the one asked for, unless it had to move: postgres-user-access.ts). */
   dataDir?: string;
+  /** Why the embedded server is not on its default port (a taken default, a remembered port), for banners. */
+  portNote?: string;
   /** Stops the embedded server; a no-op for an external one. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -47,7 +57,9 @@ export async function ensurePostgres(options: EnsurePostgresOptions): Promise<Po
   }
   const server = await startEmbeddedPostgres({
     dataDir: options.dataDir,
-    port: options.port ?? EMBEDDED_POSTGRES_PORT,
+    port: options.port,
+    defaultPort: options.defaultPort ?? EMBEDDED_POSTGRES_PORT,
+    portVariable: options.portVariable,
     logger,
   });
   try {
@@ -56,7 +68,7 @@ export async function ensurePostgres(options: EnsurePostgresOptions): Promise<Po
     const url = withDatabase(server.adminUrl, database);
     await checkPostgres(url, { variableName: 'the embedded server URL' });
     logger.info(`embedded PostgreSQL ready at ${redactUrl(url)}`);
-    return { url, embedded: true, dataDir: server.dataDir, stop: server.stop };
+    return { url, embedded: true, dataDir: server.dataDir, portNote: server.portNote, stop: server.stop };
   } catch (err) {
     await server.stop();
     throw err;

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * What `pnpm start` (tools/launcher) is running, so the operator CLI can reach the embedded
- * database when DATABASE_URL is unset. Lives in `<data dir>/runtime.json` (DATA_DIR, by default
- * `<root>/.data`, git-ignored; mode 0600: the database URL carries a password).
+ * What `pnpm start` (tools/launcher) is running, so the operator CLI and `pnpm worker` reach the
+ * same platform whatever it was started with (issue 23: a `pnpm start` given DATABASE_URL or
+ * BUS_PREFIX used to be unreachable for them). Lives in `<data dir>/runtime.json` (DATA_DIR, by
+ * default `<root>/.data`, git-ignored; mode 0600: the database URL carries a password).
  */
 export interface RuntimeInfo {
   databaseUrl: string;
@@ -14,6 +15,16 @@ export interface RuntimeInfo {
   pid: number;
   /** ISO 8601 timestamp. */
   startedAt: string;
+  /** BUS_PREFIX of every service. */
+  busPrefix: string;
+  /**
+   * The file holding the services' BUS_ENCRYPTION_KEY (`busEncryptionKeyPath`), or null when the
+   * operator gave the launcher BUS_ENCRYPTION_KEY itself: a client then needs that same variable.
+   * Never the key itself.
+   */
+  busEncryptionKeyFile: string | null;
+  /** STORAGE_DIR of the services (the fs driver's directory; S3 settings come from the environment). */
+  storageDir: string;
 }
 
 /** `runtime.json` in the launcher's data directory (see `resolveDataDir`). */
@@ -45,7 +56,10 @@ function isRuntimeInfo(value: unknown): value is RuntimeInfo {
     typeof v.redisUrl === 'string' &&
     typeof v.gatewayUrl === 'string' &&
     typeof v.pid === 'number' &&
-    typeof v.startedAt === 'string'
+    typeof v.startedAt === 'string' &&
+    typeof v.busPrefix === 'string' &&
+    (typeof v.busEncryptionKeyFile === 'string' || v.busEncryptionKeyFile === null) &&
+    typeof v.storageDir === 'string'
   );
 }
 
@@ -67,11 +81,13 @@ export function readRuntimeInfo(dataDir: string): RuntimeInfo | null {
   }
   if (!isRuntimeInfo(value)) {
     throw new Error(
-      `${file} lacks databaseUrl/redisUrl/gatewayUrl/pid/startedAt; delete it (pnpm start writes it again)`,
+      `${file} lacks databaseUrl/redisUrl/gatewayUrl/pid/startedAt/busPrefix/busEncryptionKeyFile/storageDir ` +
+        '(written by an older launcher?); restart `pnpm start`, which writes it again',
     );
   }
-  const { databaseUrl, redisUrl, gatewayUrl, pid, startedAt } = value;
-  return { databaseUrl, redisUrl, gatewayUrl, pid, startedAt };
+  const { databaseUrl, redisUrl, gatewayUrl, pid, startedAt, busPrefix, busEncryptionKeyFile, storageDir } =
+    value;
+  return { databaseUrl, redisUrl, gatewayUrl, pid, startedAt, busPrefix, busEncryptionKeyFile, storageDir };
 }
 
 /** Writes runtime.json atomically (temp file + rename): a reader never sees half a file. */

@@ -2,6 +2,7 @@
 // runs leave behind (stale postmaster.pid, orphaned server) does not stop the next start.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -85,7 +86,45 @@ describe('ensurePostgres (embedded)', () => {
     handles.push(other);
     const takenPort = Number(new URL(other.url).port);
     await expect(ensurePostgres({ dataDir, port: takenPort })).rejects.toThrow(`port ${takenPort}`);
+    // An asked-for port is never silently replaced: the error names the setting to change.
+    await expect(
+      ensurePostgres({ dataDir, port: takenPort, portVariable: 'EMBEDDED_POSTGRES_PORT' }),
+    ).rejects.toThrow('set EMBEDDED_POSTGRES_PORT to another port');
     await other.stop();
+  });
+
+  it('takes a free port when the default is taken, says which, and keeps it for that data directory', async () => {
+    // Issue 23: a second Debian cluster on 5433 stopped `pnpm start`. The default is a free port
+    // here (5433 itself may be in use on this machine), held by a listener like that cluster.
+    const defaultPort = await freePort();
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(defaultPort, '127.0.0.1', resolve));
+    const moved = path.join(root, 'moved');
+    let chosen: number;
+    try {
+      const first = await ensurePostgres({ dataDir: moved, defaultPort });
+      handles.push(first);
+      chosen = Number(new URL(first.url).port);
+      expect(chosen).not.toBe(defaultPort);
+      expect(first.portNote).toBe(
+        `${defaultPort} is in use by another process: port ${chosen}, kept for this data directory`,
+      );
+      await first.stop();
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+    // The default is free again, but this data directory keeps its port (its URL does not change).
+    const second = await ensurePostgres({ dataDir: moved, defaultPort });
+    handles.push(second);
+    expect(Number(new URL(second.url).port)).toBe(chosen);
+    expect(second.portNote).toBe(`port ${chosen}, kept for this data directory`);
+    await second.stop();
+    // A fresh data directory takes the default when it is free, and says nothing.
+    const fresh = await ensurePostgres({ dataDir: path.join(root, 'fresh'), defaultPort });
+    handles.push(fresh);
+    expect(Number(new URL(fresh.url).port)).toBe(defaultPort);
+    expect(fresh.portNote).toBeUndefined();
+    await fresh.stop();
   });
 
   it('recovers from a stale postmaster.pid (dead pid, and a pid reused by another process)', async () => {

@@ -27,6 +27,9 @@ describe('runtime info', () => {
     gatewayUrl: 'http://127.0.0.1:8080',
     pid: 1234,
     startedAt: '2026-08-01T12:00:00.000Z',
+    busPrefix: 'svc',
+    busEncryptionKeyFile: '/tmp/data/bus-encryption-key',
+    storageDir: '/tmp/data/objects',
   };
 
   it('is null before the launcher wrote it', () => {
@@ -50,6 +53,15 @@ describe('runtime info', () => {
     expect(() => readRuntimeInfo(dataDir)).toThrow(`${runtimeInfoPath(dataDir)} is not valid JSON`);
     fs.writeFileSync(runtimeInfoPath(dataDir), JSON.stringify({ ...info, pid: 'x' }));
     expect(() => readRuntimeInfo(dataDir)).toThrow(/lacks databaseUrl/);
+    // A record without the bus settings cannot lead a client to the platform (issue 23).
+    const { busPrefix: _dropped, ...older } = info;
+    fs.writeFileSync(runtimeInfoPath(dataDir), JSON.stringify(older));
+    expect(() => readRuntimeInfo(dataDir)).toThrow(/busPrefix.*restart `pnpm start`/);
+  });
+
+  it('keeps a null busEncryptionKeyFile (the operator gave BUS_ENCRYPTION_KEY)', () => {
+    writeRuntimeInfo(dataDir, { ...info, busEncryptionKeyFile: null });
+    expect(readRuntimeInfo(dataDir)?.busEncryptionKeyFile).toBeNull();
   });
 
   it('finds the workspace root from a nested directory, and fails outside any workspace', () => {

@@ -34,6 +34,7 @@ export const COMMAND_NAMES = [
   'disable-account',
   'revoke-sessions',
   'vault',
+  'instances',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
@@ -122,6 +123,10 @@ export interface AccountByEmailArgs {
 
 export type AccountArgs = CreateAccountArgs | ListAccountsArgs | ResetPasswordArgs | AccountByEmailArgs;
 
+export interface InstancesArgs {
+  command: 'instances';
+}
+
 export interface HelpArgs {
   command: 'help';
   topic: CommandName | null;
@@ -136,6 +141,7 @@ export type AdminArgs =
   | SetRateLimitArgs
   | AccountArgs
   | VaultArgs
+  | InstancesArgs
   | HelpArgs;
 
 const USAGE: Record<CommandName, string> = {
@@ -178,6 +184,11 @@ const USAGE: Record<CommandName, string> = {
     'pnpm admin revoke-sessions --email EMAIL\n' +
     '    Signs the account out everywhere; prints {"email","revoked_sessions"}.',
   vault: VAULT_USAGE,
+  instances:
+    'pnpm admin instances\n' +
+    '    Every process of the running platform with its health address (HEALTH_PORT: /healthz, /readyz,\n' +
+    '    /metrics): those `pnpm start` and `pnpm worker` started here, and any other reporting on the bus.\n' +
+    '    Prints [{"service","host","pid","health_url","health","on_bus","started_by"}].',
 };
 
 export function usage(topic: CommandName | null = null): string {
@@ -189,6 +200,8 @@ export function usage(topic: CommandName | null = null): string {
   lines.push(
     '',
     'Database: DATABASE_URL, or the one recorded by `pnpm start` in $DATA_DIR/runtime.json (default .data/runtime.json).',
+    "Bus (vault, revoke-key, instances): the running `pnpm start`'s, as recorded there (Redis, BUS_PREFIX, key file),",
+    '  else REDIS_URL, BUS_PREFIX and BUS_ENCRYPTION_KEY; an error names the variable that is missing.',
     'Exit codes: 0 ok, 1 runtime failure, 2 usage error.',
   );
   return `${lines.join('\n')}\n`;
@@ -505,6 +518,11 @@ function parseVault(args: string[]): VaultArgs | HelpArgs {
   }
 }
 
+function parseInstances(args: string[]): InstancesArgs | HelpArgs {
+  const { values } = parseArgs({ args, strict: true, options: { help: { type: 'boolean', short: 'h' } } });
+  return values.help ? { command: 'help', topic: 'instances' } : { command: 'instances' };
+}
+
 const PARSERS: Record<CommandName, (args: string[]) => AdminArgs> = {
   'create-key': parseCreateKey,
   'list-keys': parseListKeys,
@@ -518,6 +536,7 @@ const PARSERS: Record<CommandName, (args: string[]) => AdminArgs> = {
   'disable-account': accountByEmailParser('disable-account'),
   'revoke-sessions': accountByEmailParser('revoke-sessions'),
   vault: parseVault,
+  instances: parseInstances,
 };
 
 /** Parses argv (without node and script). Throws UsageError on any mistake. */

@@ -3,13 +3,15 @@ import { createPrismaClient, Prisma, type PrismaClient } from '@svc/db';
 import { type AccountArgs, type AdminArgs, parseAdminArgs, UsageError, usage } from './args';
 import { executeAccountCommand, readPasswordFromStdin } from './commands/accounts';
 import { createKey } from './commands/create-key';
+import { executeInstances } from './commands/instances';
 import { listKeys } from './commands/list-keys';
 import { revokeKey } from './commands/revoke-key';
 import { setBalance } from './commands/set-balance';
 import { setRateLimit } from './commands/set-rate-limit';
 import { setSpendCap } from './commands/set-spend-cap';
 import { resolveDatabaseUrl } from './database-url';
-import { publishKeyRevoked, resolveBusSettings } from './revocation-event';
+import { resolveBusSettings } from './platform-bus';
+import { publishKeyRevoked } from './revocation-event';
 import type { VaultArgs } from './vault-args';
 import { executeVault } from './vault-commands';
 
@@ -20,20 +22,31 @@ const EXIT_OK = 0;
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
 
-type CommandArgs = Exclude<AdminArgs, { command: 'help' } | VaultArgs>;
+type CommandArgs = Exclude<AdminArgs, { command: 'help' } | { command: 'instances' } | VaultArgs>;
+
+/** A line for the operator on stderr (stdout carries the one JSON value). */
+function report(line: string): void {
+  process.stderr.write(`admin: ${line}\n`);
+}
 
 // What a gateway that does not hear the event still guarantees (its API_KEY_CACHE_TTL_MS default).
 const AGE_BOUND = 'gateways refuse it within their API_KEY_CACHE_TTL_MS (default 1 s) anyway';
 
-/** Publishes `apikey.revoked` on the bus found like the database (REDIS_URL or `pnpm start`'s). */
+/** Publishes `apikey.revoked` on the platform's bus (the running `pnpm start`'s, or REDIS_URL's). */
 async function notifyGateways(keyId: string): Promise<string> {
-  const settings = resolveBusSettings(process.env, process.cwd());
-  if (settings === undefined) {
-    return `no REDIS_URL and BUS_ENCRYPTION_KEY: gateways not notified; ${AGE_BOUND}`;
+  let settings: ReturnType<typeof resolveBusSettings>;
+  try {
+    settings = resolveBusSettings(process.env, process.cwd());
+  } catch (err) {
+    // Never a throw (NotifyGateways): the key is revoked in the database already.
+    return `gateways not notified: ${err instanceof Error ? err.message : String(err)}; ${AGE_BOUND}`;
   }
-  return (await publishKeyRevoked(settings, keyId))
-    ? 'gateways notified (apikey.revoked)'
-    : `Redis did not take apikey.revoked: ${AGE_BOUND}`;
+  const receivers = await publishKeyRevoked(settings, keyId);
+  if (receivers === undefined) return `Redis did not take apikey.revoked (${settings.origin}): ${AGE_BOUND}`;
+  // 0: delivered to nobody, e.g. a BUS_PREFIX no gateway uses; said at once rather than guessed.
+  return receivers > 0
+    ? `gateways notified (apikey.revoked reached ${receivers} subscriber${receivers === 1 ? '' : 's'} on ${settings.origin})`
+    : `no gateway listens on ${settings.origin}: not notified; ${AGE_BOUND}`;
 }
 
 function execute(prisma: PrismaClient, args: CommandArgs): Promise<unknown> {
@@ -43,9 +56,7 @@ function execute(prisma: PrismaClient, args: CommandArgs): Promise<unknown> {
     case 'list-keys':
       return listKeys(new ApiKeyStore(prisma), args);
     case 'revoke-key':
-      return revokeKey(new ApiKeyStore(prisma), args, notifyGateways, (line) =>
-        process.stderr.write(`admin: ${line}\n`),
-      );
+      return revokeKey(new ApiKeyStore(prisma), args, notifyGateways, report);
     case 'set-balance':
       return setBalance(prisma, args);
     case 'set-spend-cap':
@@ -79,11 +90,14 @@ async function run(argv: readonly string[]): Promise<number> {
     return EXIT_OK;
   }
 
-  // The vault commands need no database: a keyring file, or the running vault over the bus.
+  // Neither the vault commands nor `instances` need the database: a keyring file, the running
+  // vault over the bus, the launchers' instance records and the bus presence.
+  if (args.command === 'instances') {
+    process.stdout.write(`${JSON.stringify(await executeInstances(process.env, process.cwd(), report))}\n`);
+    return EXIT_OK;
+  }
   if (args.command === 'vault') {
-    const result = await executeVault(args, process.env, process.cwd(), (line) =>
-      process.stderr.write(`admin: ${line}\n`),
-    );
+    const result = await executeVault(args, process.env, process.cwd(), report);
     process.stdout.write(`${JSON.stringify(result.output)}\n`);
     return result.failed ? EXIT_FAILURE : EXIT_OK;
   }

@@ -3,7 +3,7 @@ import { loadKeyringFile } from '@svc/vault-crypto';
 import { vaultAddKey } from './commands/vault-add-key';
 import { vaultRetireKey } from './commands/vault-retire-key';
 import { vaultRotate, vaultRotation } from './commands/vault-rotation';
-import { resolveBusSettings } from './revocation-event';
+import { PlatformNotFoundError, resolveBusSettings } from './platform-bus';
 import type { VaultArgs } from './vault-args';
 import { resolveKeyringFile } from './vault-keyring-file';
 import { withVault } from './vault-rpc';
@@ -26,7 +26,9 @@ function expectedVersion(env: EnvSource, cwd: string, report: (line: string) => 
 
 /**
  * `pnpm admin vault …`: add-key edits the keyring file (no database, no bus); rotate and rotation
- * (and retire-key, which checks with the vault before editing the file) ask the running vault over the bus (REDIS_URL + BUS_ENCRYPTION_KEY, else `pnpm start`'s).
+ * (and retire-key, which checks with the vault before editing the file) ask the running vault over
+ * the platform's bus (the running `pnpm start`'s, else REDIS_URL + BUS_PREFIX + BUS_ENCRYPTION_KEY:
+ * platform-bus.ts).
  */
 export async function executeVault(
   args: VaultArgs,
@@ -41,11 +43,12 @@ export async function executeVault(
     );
     return { output, failed: false };
   }
-  const settings = resolveBusSettings(env, cwd);
-  if (settings === undefined) {
-    throw new Error(
-      'no bus to reach the vault: set REDIS_URL and BUS_ENCRYPTION_KEY, or start the platform with `pnpm start` first',
-    );
+  let settings: ReturnType<typeof resolveBusSettings>;
+  try {
+    settings = resolveBusSettings(env, cwd);
+  } catch (err) {
+    if (err instanceof PlatformNotFoundError) throw new Error(`no bus to reach the vault: ${err.message}`);
+    throw err;
   }
   if (args.subcommand === 'rotation') {
     return { output: await withVault(settings, vaultRotation), failed: false };

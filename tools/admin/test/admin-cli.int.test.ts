@@ -323,6 +323,9 @@ describe('pnpm admin', () => {
         gatewayUrl: 'http://127.0.0.1:8080',
         pid,
         startedAt: new Date().toISOString(),
+        busPrefix: 'svc',
+        busEncryptionKeyFile: path.join(dir, 'bus-encryption-key'),
+        storageDir: path.join(dir, 'objects'),
       };
       fs.writeFileSync(path.join(dir, 'runtime.json'), JSON.stringify(info));
     }

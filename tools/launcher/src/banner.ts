@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { usdFromMicros } from '@svc/contracts';
+import { type PostgresHandle, redactUrl } from '@svc/devstack';
 import { DEV_ACCOUNT_ROLE, type DevAccountResult } from './dev-account';
 import { DEV_BALANCE_MICROS, DEV_CLIENT_NAME, type DevKeyResult } from './dev-key';
 
@@ -84,4 +85,17 @@ export function readyLines(input: ReadyBannerInput): string[] {
     ...input.notes,
     'Stop:     Ctrl-C (twice to force)',
   ]);
+}
+
+/**
+ * The banner's database line; for the embedded server, which port and why when it is not 5433
+ * (issue 23: it moves off a taken 5433 and keeps its port per data directory).
+ */
+export function databaseNote(
+  postgres: Pick<PostgresHandle, 'url' | 'embedded' | 'portNote'>,
+  dataDir: string,
+): string {
+  if (!postgres.embedded) return `Database: ${redactUrl(postgres.url)}`;
+  const port = postgres.portNote === undefined ? '' : `${postgres.portNote}; `;
+  return `Database: ${redactUrl(postgres.url)} (embedded, ${port}data in ${dataDir})`;
 }

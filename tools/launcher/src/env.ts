@@ -7,6 +7,7 @@ import {
   type EnvSource,
   intInRange,
   loadEnvOrExit,
+  oneOf,
   pathVar,
   port,
   redisEnv,
@@ -27,6 +28,30 @@ export function healthPortVariable(name: ServiceName): string {
   return `${name.toUpperCase()}_HEALTH_PORT`;
 }
 
+/**
+ * How the launcher writes to its terminal (issue 23): `terminal` keeps start-up quiet, prints the
+ * banner last, then only warnings and errors, readable (every JSON log line goes to
+ * <DATA_DIR>/logs/<service>.log); `plain` hands every line on as it comes (JSON, prefixed with the
+ * process name), for files, pipes and production. `auto`: `terminal` when stdout is a terminal and
+ * NODE_ENV is not production.
+ */
+export const OUTPUT_MODES = ['auto', 'terminal', 'plain'] as const;
+export type OutputMode = Exclude<(typeof OUTPUT_MODES)[number], 'auto'>;
+
+const outputEnv = {
+  LAUNCHER_OUTPUT: oneOf(OUTPUT_MODES).default('auto'),
+};
+
+/** `auto` decided: a terminal in development gets the terminal view. */
+function outputMode(
+  setting: (typeof OUTPUT_MODES)[number],
+  nodeEnv: string,
+  stdoutIsTty: boolean,
+): OutputMode {
+  if (setting !== 'auto') return setting;
+  return stdoutIsTty && nodeEnv !== 'production' ? 'terminal' : 'plain';
+}
+
 const healthPortOverrides = Object.fromEntries(
   SERVICE_NAMES.map((name) => [healthPortVariable(name), port(DEFAULT_HEALTH_PORTS[name])]),
 );
@@ -40,6 +65,10 @@ export const LauncherEnv = z.object({
   ...baseEnv,
   // Unset: an embedded PostgreSQL with its data in <DATA_DIR>/postgres.
   DATABASE_URL: databaseEnv.DATABASE_URL.optional(),
+  // The embedded PostgreSQL's port, which must then be free. Unset: the port its data directory ran
+  // on before, else 5433, else the next free one (remembered for that data directory).
+  EMBEDDED_POSTGRES_PORT: port().optional(),
+  ...outputEnv,
   // Everything we write (embedded PostgreSQL and Redis data, dev-key.json, runtime.json); default
   // .data, relative to the workspace root.
   ...dataDirEnv,
@@ -72,6 +101,10 @@ export const LauncherEnv = z.object({
 
 export interface LauncherSettings {
   databaseUrl: string | undefined;
+  /** EMBEDDED_POSTGRES_PORT when the operator set it. */
+  embeddedPostgresPort: number | undefined;
+  /** LAUNCHER_OUTPUT decided for this process's stdout. */
+  output: OutputMode;
   /** DATA_DIR as an absolute path. */
   dataDir: string;
   redisUrl: string;
@@ -118,10 +151,16 @@ function blankToUndefined(text: string | undefined): string | undefined {
  * The only read of process.env in the launcher; a bad variable is printed by name and exits 1.
  * `rootDir` (the workspace root) is what a relative DATA_DIR is relative to.
  */
-export function loadLauncherSettings(rootDir: string, source: EnvSource = process.env): LauncherSettings {
+export function loadLauncherSettings(
+  rootDir: string,
+  source: EnvSource = process.env,
+  stdoutIsTty: boolean = process.stdout.isTTY === true,
+): LauncherSettings {
   const env = loadEnvOrExit(LauncherEnv, source);
   return {
     databaseUrl: env.DATABASE_URL,
+    embeddedPostgresPort: env.EMBEDDED_POSTGRES_PORT,
+    output: outputMode(env.LAUNCHER_OUTPUT, env.NODE_ENV, stdoutIsTty),
     dataDir: resolveDataDir(rootDir, env.DATA_DIR),
     redisUrl: env.REDIS_URL,
     busPrefix: env.BUS_PREFIX,
@@ -138,6 +177,47 @@ export function loadLauncherSettings(rootDir: string, source: EnvSource = proces
     restartMaxDelayMs: env.LAUNCHER_RESTART_MAX_DELAY_MS,
     workerRuntimes: env.WORKER_RUNTIMES,
     chromiumPath: env.CHROMIUM_PATH,
+    passThrough: { ...source },
+  };
+}
+
+/**
+ * `pnpm worker` (worker-command.ts): one more worker next to a running `pnpm start`, which it finds
+ * through DATA_DIR. Everything else in the environment (WORKER_RUNTIMES, WORKER_CONCURRENCY, the
+ * capabilities' variables, S3_*) reaches the worker untouched.
+ */
+export const WorkerCommandEnv = z.object({
+  ...baseEnv,
+  ...dataDirEnv,
+  ...outputEnv,
+  // Unset: a free port, chosen and printed by `pnpm worker` (0 is refused: the address must be known).
+  HEALTH_PORT: port().optional(),
+  // Needed only when the `pnpm start` it joins was given BUS_ENCRYPTION_KEY (no key file to read).
+  BUS_ENCRYPTION_KEY: busEncryptionEnv.BUS_ENCRYPTION_KEY.optional(),
+});
+
+export interface WorkerCommandSettings {
+  dataDir: string;
+  output: OutputMode;
+  healthPort: number | undefined;
+  /** BUS_ENCRYPTION_KEY as the operator set it (checked). */
+  busEncryptionKey: string | undefined;
+  /** The environment the worker inherits (the platform's bus and storage are set on top). */
+  passThrough: NodeJS.ProcessEnv;
+}
+
+/** The only read of process.env by `pnpm worker`; a bad variable is printed by name and exits 1. */
+export function loadWorkerCommandSettings(
+  rootDir: string,
+  source: EnvSource = process.env,
+  stdoutIsTty: boolean = process.stdout.isTTY === true,
+): WorkerCommandSettings {
+  const env = loadEnvOrExit(WorkerCommandEnv, source);
+  return {
+    dataDir: resolveDataDir(rootDir, env.DATA_DIR),
+    output: outputMode(env.LAUNCHER_OUTPUT, env.NODE_ENV, stdoutIsTty),
+    healthPort: env.HEALTH_PORT,
+    busEncryptionKey: env.BUS_ENCRYPTION_KEY === undefined ? undefined : source.BUS_ENCRYPTION_KEY,
     passThrough: { ...source },
   };
 }

@@ -1,8 +1,11 @@
 // `pnpm start`: the whole platform on one machine with embedded defaults (README's first command).
 // Wiring only: PostgreSQL and Redis (found or started) → database migrated → development key →
-// every service as its own supervised process → ready banner and <DATA_DIR>/runtime.json. Ctrl-C or
-// SIGTERM stops the services in order, then what we started, and exits 0; a second one forces.
+// every service as its own supervised process (each recorded in <DATA_DIR>/instances/) → ready
+// banner and <DATA_DIR>/runtime.json. Ctrl-C or SIGTERM stops the services in order, then what we
+// started, and exits 0; a second one forces. What reaches the terminal: launcher-console.ts.
+import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_DATA_DIR } from '@svc/config';
 import { createPrismaClient, ensureDatabaseExists, migrateDatabase } from '@svc/db';
 import {
   busEncryptionKeyPath,
@@ -18,7 +21,9 @@ import {
   probeBaseUrl,
   readRuntimeInfo,
   redactUrl,
+  removeInstanceRecord,
   removeRuntimeInfo,
+  resolveDataDir,
   runtimeInfoPath,
   SERVICE_NAMES,
   type ServiceName,
@@ -26,17 +31,20 @@ import {
   STOP_ORDER,
   serviceEntry,
   tcpAnswers,
+  writeInstanceRecord,
   writeRuntimeInfo,
 } from '@svc/devstack';
-import { devAccountLines, devKeyLines, readyLines } from './banner';
+import { databaseNote, devAccountLines, devKeyLines, readyLines } from './banner';
 import { devAccountPath, ensureDevAccount } from './dev-account';
 import { devKeyPath, ensureDevKey } from './dev-key';
 import { healthPortVariable, loadLauncherSettings } from './env';
+import { type LauncherConsole, PlainConsole } from './launcher-console';
 import { artifactLinkSecretPath, ensureArtifactLinkSecret, ensureBusEncryptionKey } from './local-secrets';
-import { launcherLog, PrefixedOutput } from './output';
+import { PrefixedOutput } from './output';
 import { waitUntilReady } from './readiness';
 import { DEFAULT_RESTART_POLICY } from './restart-policy';
 import { type ChildSpec, Supervisor } from './supervisor';
+import { TerminalConsole } from './terminal-console';
 import { prepareVaultKeyring } from './vault-keyring';
 import { chooseWorkerRuntimes } from './worker-runtimes';
 
@@ -59,7 +67,14 @@ const storageDir = settings.storageDir ?? path.join(dataDir, 'objects');
 const shown = (file: string): string => displayPath(rootDir, file);
 const gatewayUrl = `http://localhost:${settings.port}`;
 const output = new PrefixedOutput(NAME_WIDTH);
-const log = launcherLog(output);
+// <DATA_DIR>/logs: where the terminal view writes every line (JSON) it does not show.
+const logDir = path.join(dataDir, 'logs');
+const view: LauncherConsole =
+  settings.output === 'terminal'
+    ? new TerminalConsole(output, logDir, shown(logDir))
+    : new PlainConsole(output);
+const log = view.log;
+const startedAt = new Date().toISOString();
 
 const infrastructure: Array<{ name: string; stop: () => Promise<void> }> = [];
 let supervisor: Supervisor | undefined;
@@ -214,7 +229,7 @@ async function startUp(): Promise<void> {
   });
   for (const warning of keyring.warnings) log.warn(warning);
   if (keyring.created && keyring.file !== undefined) {
-    log.info(
+    view.notice(
       `made the vault keyring ${shown(keyring.file)} (key version 1, mode 0600): back it up, ` +
         'stored vault values cannot be read without it',
     );
@@ -223,6 +238,8 @@ async function startUp(): Promise<void> {
   const postgres = await ensurePostgres({
     databaseUrl: settings.databaseUrl,
     dataDir: postgresDir,
+    port: settings.embeddedPostgresPort,
+    portVariable: 'EMBEDDED_POSTGRES_PORT',
     logger: log,
   });
   if (postgres.embedded) infrastructure.push({ name: 'embedded PostgreSQL', stop: postgres.stop });
@@ -239,10 +256,11 @@ async function startUp(): Promise<void> {
   await migrateDatabase(postgres.url, { log: (message) => log.info(`migrations: ${message}`) });
   const prisma = createPrismaClient(postgres.url);
   try {
+    // Held until the banner, so the one-time key and password are the last thing on the screen.
     const devKey = await ensureDevKey(prisma, keyFile);
-    output.block(devKeyLines(devKey, shown(keyFile)));
+    view.hold(devKeyLines(devKey, shown(keyFile)));
     const devAccount = await ensureDevAccount(prisma, accountFile, devKey.key.client_id);
-    output.block(devAccountLines(devAccount, shown(accountFile), gatewayUrl));
+    view.hold(devAccountLines(devAccount, shown(accountFile), gatewayUrl));
   } finally {
     await prisma.$disconnect();
   }
@@ -255,6 +273,9 @@ async function startUp(): Promise<void> {
   });
   if (runtimes.note?.level === 'warn') log.warn(runtimes.note.text);
   else if (runtimes.note !== undefined) log.info(runtimes.note.text);
+  const healthUrls = new Map<string, string>(
+    SERVICE_NAMES.map((name) => [name, `http://127.0.0.1:${settings.healthPorts[name]}`]),
+  );
   const linkSecret = settings.artifactLinkSecret ?? ensureArtifactLinkSecret(artifactLinkSecretPath(dataDir));
   const busKey = settings.busEncryptionKey ?? ensureBusEncryptionKey(busEncryptionKeyPath(dataDir));
   supervisor = new Supervisor(
@@ -262,7 +283,7 @@ async function startUp(): Promise<void> {
       childSpec(name, postgres.url, redis.url, runtimes.runtimes, linkSecret, busKey, keyring.file),
     ),
     {
-      line: (name, stream, text) => output.line(name, stream, text),
+      line: (name, stream, text) => view.serviceLine(name, stream, text),
       info: (message) => log.info(message),
       warn: (message) => log.warn(message),
       // A crash loop never stops the platform (issue 13): the service is restarted with backoff and
@@ -271,10 +292,27 @@ async function startUp(): Promise<void> {
       // Before the first ready banner (runtime.json written) there is no platform to keep up yet, and
       // a service that loops from its first start is misconfigured: fail the start, naming it.
       restartScheduled: (name, _status, verdict) => {
+        // Its own lines say why it exits; the terminal view kept them back while starting.
+        if (!wroteRuntimeInfo) view.explain([name]);
         if (verdict.enteredLoop && !wroteRuntimeInfo) {
           requestStop(1, `${name} keeps crashing before the platform was ever ready: stopping the start`);
         }
       },
+      // Where `pnpm admin instances` finds each process's health server (HEALTH_PORT).
+      spawned: (name, pid) => {
+        const healthUrl = healthUrls.get(name);
+        if (healthUrl === undefined) return;
+        const startedBy = 'pnpm start';
+        writeInstanceRecord(dataDir, {
+          service: name,
+          pid,
+          host: os.hostname(),
+          healthUrl,
+          startedBy,
+          startedAt: new Date().toISOString(),
+        });
+      },
+      exited: (name, pid) => removeInstanceRecord(dataDir, name, pid),
     },
     { ...DEFAULT_RESTART_POLICY, maxDelayMs: settings.restartMaxDelayMs },
   );
@@ -287,24 +325,38 @@ async function startUp(): Promise<void> {
   }));
   const ready = await waitUntilReady(targets, {
     cancelled: () => stopRequested,
-    report: (pending, waitedMs) =>
-      log.warn(`still waiting for ${pending.join(', ')} (${Math.round(waitedMs / 1000)} s)`),
+    report: (pending, waitedMs) => {
+      log.warn(`still waiting for ${pending.join(', ')} (${Math.round(waitedMs / 1000)} s)`);
+      view.explain(pending);
+    },
   });
   if (!ready) return;
 
+  // What `pnpm admin` and `pnpm worker` need to find this platform, whatever it was started with.
   writeRuntimeInfo(dataDir, {
     databaseUrl: postgres.url,
     redisUrl: redis.url,
     gatewayUrl,
     pid: process.pid,
-    startedAt: new Date().toISOString(),
+    startedAt,
+    busPrefix: settings.busPrefix,
+    busEncryptionKeyFile: settings.busEncryptionKey === undefined ? busEncryptionKeyPath(dataDir) : null,
+    storageDir,
   });
   wroteRuntimeInfo = true;
+  // The commands find this platform through DATA_DIR: name it when it is not the default.
+  const withDataDir =
+    dataDir === resolveDataDir(rootDir, DEFAULT_DATA_DIR) ? '' : `DATA_DIR=${shown(dataDir)} `;
   const notes = [
-    `Database: ${redactUrl(postgres.url)}${postgres.embedded ? ` (embedded, data in ${shown(postgres.dataDir ?? postgresDir)})` : ''}`,
+    databaseNote(postgres, shown(postgres.dataDir ?? postgresDir)),
     `Redis:    ${redactUrl(redis.url)}${redis.spawned ? ` (started here, data in ${shown(redisDir)})` : ''}`,
+    ...(settings.busPrefix === 'svc' ? [] : [`Bus:      BUS_PREFIX=${settings.busPrefix}`]),
+    `Workers:  ${withDataDir}pnpm worker adds one; ${withDataDir}pnpm admin instances lists every process with its health address`,
+    ...(settings.output === 'terminal'
+      ? [`Logs:     ${shown(logDir)}/<service>.log (JSON lines); only warnings and errors are shown here`]
+      : []),
   ];
-  output.block(readyLines({ gatewayUrl, keyFile: shown(keyFile), accountFile: shown(accountFile), notes }));
+  view.ready(readyLines({ gatewayUrl, keyFile: shown(keyFile), accountFile: shown(accountFile), notes }));
 }
 
 async function shutDown(): Promise<void> {
@@ -325,12 +377,19 @@ async function main(): Promise<number> {
   try {
     await startUp();
   } catch (err) {
+    view.explain();
     log.error(errorText(err));
     requestStop(1, 'start-up failed: stopping what was started');
   }
   await stopped;
+  // A start that ends before its banner: what the services said, and the one-time secrets.
+  if (!wroteRuntimeInfo) {
+    if (exitCode !== 0) view.explain();
+    view.flushHeld();
+  }
   await shutDown();
   log.info(exitCode === 0 ? 'all stopped' : `stopped with errors (exit ${exitCode})`);
+  view.close();
   return exitCode;
 }
 

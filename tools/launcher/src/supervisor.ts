@@ -35,6 +35,10 @@ export interface SupervisorHooks {
   error(message: string): void;
   /** Every scheduled restart, for callers that track crashes (tests, metrics). */
   restartScheduled?(name: string, status: ExitStatus, verdict: CrashVerdict): void;
+  /** A child's process started (every restart too), e.g. to record where it can be reached. */
+  spawned?(name: string, pid: number): void;
+  /** A child's process ended, crashed or stopped (its output has been read to the end). */
+  exited?(name: string, pid: number): void;
 }
 
 export function describeExit(status: ExitStatus): string {
@@ -110,6 +114,8 @@ export class Supervisor {
     if (proc.stdout) forEachLine(proc.stdout, (text) => this.hooks.line(name, 'stdout', text));
     if (proc.stderr) forEachLine(proc.stderr, (text) => this.hooks.line(name, 'stderr', text));
     proc.once('error', (err) => this.hooks.warn(`${name}: ${err.message}`));
+    const { pid } = proc;
+    if (pid !== undefined) this.hooks.spawned?.(name, pid);
     if (child.crashes.streak > 0) {
       child.stableTimer = setTimeout(() => this.stable(child), this.policy.stableAfterMs);
     }
@@ -117,6 +123,7 @@ export class Supervisor {
       // 'close', not 'exit': the output has been read to the end by then.
       proc.once('close', (code, signal) => {
         if (child.process === proc) child.process = undefined;
+        if (pid !== undefined) this.hooks.exited?.(name, pid);
         clearTimeout(child.stableTimer);
         const status = { code, signal };
         resolve(status);

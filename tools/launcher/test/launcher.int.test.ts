@@ -149,10 +149,14 @@ describe('pnpm start', () => {
         'bus-encryption-key',
         'dev-account.json',
         'dev-key.json',
+        'instances',
         'objects',
         'runtime.json',
         'vault-keyring.json',
       ]);
+      // The one-time secrets come with the banner, right before it.
+      expect(run.output.indexOf(apiKey)).toBeLessThan(run.output.indexOf('Capability service is ready at'));
+      expect(run.output.indexOf(apiKey)).toBeGreaterThan(run.output.indexOf('waiting for them to be ready'));
       expect(fs.statSync(path.join(dataDir, 'artifact-link-secret')).mode & 0o777).toBe(0o600);
       expect(fs.statSync(path.join(dataDir, 'bus-encryption-key')).mode & 0o777).toBe(0o600);
       expect(fs.statSync(path.join(dataDir, 'dev-account.json')).mode & 0o777).toBe(0o600);
