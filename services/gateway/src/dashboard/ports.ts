@@ -2,12 +2,14 @@ import type { Logger } from '@svc/log';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
 import type { UploadsService } from '../domain/uploads-service';
 import type { VaultService } from '../domain/vault-service';
-import type { WalletReader } from '../ports';
+import type { CatalogReader, WalletReader } from '../ports';
 import type { UploadsDataTarget } from '../routes/uploads-data-proxy';
+import type { OneTimeNotes } from './one-time-notes';
 
 /**
  * What the dashboard needs from the rest of the gateway, as ports: main.ts adapts the @svc/auth stores
- * (accounts, sessions, API keys), the sign-in throttle over Redis and the bus; tests pass fakes.
+ * (accounts, sessions, API keys), the sign-in throttle and the one-time notes over Redis and the bus;
+ * tests pass fakes.
  */
 
 /** The signed-in person, as every page sees it. */
@@ -81,6 +83,11 @@ export interface DashboardOptions {
   readonly apiKeys: DashboardApiKeys;
   /** Publishes `apikey.revoked` so every gateway drops the key from its cache at once. */
   readonly keyRevoked: (keyId: string) => Promise<unknown>;
+  /**
+   * What a form action shows once after its redirect (a new API key): sealed server-side beside the
+   * session, read once (one-time-notes.ts; main.ts keeps them in Redis).
+   */
+  readonly oneTimeNotes: OneTimeNotes;
   /** ms since the epoch; tests move the clock. Default Date.now. */
   readonly now?: () => number;
 }
@@ -88,6 +95,8 @@ export interface DashboardOptions {
 /** Everything a page may use (page-kit.ts hands it to page modules as `kit.deps`). */
 export interface DashboardDeps extends DashboardOptions {
   readonly logger: Logger;
+  /** The capabilities the runs page's filter offers (the API's own list, cached). */
+  readonly catalog: Pick<CatalogReader, 'search'>;
   readonly wallet: WalletReader;
   readonly orchestrator: RunOrchestrator;
   readonly uploads: UploadsService;

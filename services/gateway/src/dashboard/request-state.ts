@@ -16,8 +16,6 @@ export interface RequestState {
   session?: DashboardSession;
   /** The previous action's notice, read from its cookie (cleared once shown). */
   flash?: string;
-  /** A multipart POST: its `_csrf` is checked by the page kit once the route's multer has parsed it. */
-  csrfPending?: boolean;
 }
 
 const states = new WeakMap<Request, RequestState>();

@@ -12,6 +12,10 @@ export type DashboardRole = AccountRole;
 export const PERMISSIONS = ['overview', 'keys', 'runs', 'runs:cancel', 'usage', 'vault'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/** What a route needs: a permission, or only a session (signing out is every signed-in person's). */
+export const SIGNED_IN = 'signed-in';
+export type Access = Permission | typeof SIGNED_IN;
+
 const GRANTS: Readonly<Record<DashboardRole, readonly Permission[]>> = {
   // The client's administrator: everything, the vault's private data included.
   owner: PERMISSIONS,
@@ -32,7 +36,8 @@ export function isDashboardRole(text: string): text is DashboardRole {
   return (DASHBOARD_ROLES as readonly string[]).includes(text);
 }
 
-/** An unknown role (a newer row read by an older gateway) gets nothing. */
-export function roleCan(role: string, permission: Permission): boolean {
-  return isDashboardRole(role) && GRANTS[role].includes(permission);
+/** An unknown role (a newer row read by an older gateway) gets nothing but signing out. */
+export function roleCan(role: string, access: Access): boolean {
+  if (access === SIGNED_IN) return true;
+  return isDashboardRole(role) && GRANTS[role].includes(access);
 }

@@ -4,11 +4,11 @@ import type { GatewayHandler, GatewayResponse } from '../locals';
 import { assetsRouter } from './assets';
 import { createPageKit } from './page-kit';
 import { PAGE_MODULES } from './pages';
-import { signInRoutes, signOutRoutes } from './pages/sign-in';
+import { signInRoutes } from './pages/sign-in';
 import type { DashboardDeps } from './ports';
 import { describeFailure, NOT_FOUND_TEXT, sendErrorPage } from './render';
 import { DASHBOARD_CSP } from './security';
-import { checkCsrf, readFlash, requireSession } from './session';
+import { readFlash, requireSession } from './session';
 
 /** bytes: the largest urlencoded form (the longest is a vault field's value); multipart is multer's. */
 const FORM_BODY_LIMIT = '64kb';
@@ -29,8 +29,10 @@ const securityHeaders: GatewayHandler = (_req, res, next) => {
 
 /**
  * The dashboard at /dashboard (app.ts mounts it): headers → assets → cookies, form bodies, flash →
- * sign-in (no session) → session → CSRF → sign-out and the page modules → 404 page → error page.
- * It answers HTML everywhere, its own 404 and errors included (the API's JSON ones never reach it).
+ * sign-in (no session) → session → the page modules, sign-out included → 404 page → error page.
+ * Past the session check every route is declared through the page kit, whose `post` is the one CSRF
+ * check of every form action (page-kit.ts). It answers HTML everywhere, its own 404 and errors
+ * included (the API's JSON ones never reach it).
  */
 export function dashboardRouter(deps: DashboardDeps): Router {
   const router = Router();
@@ -41,10 +43,8 @@ export function dashboardRouter(deps: DashboardDeps): Router {
   router.use(readFlash);
   signInRoutes(router, deps);
   router.use(requireSession(deps));
-  router.use(checkCsrf(deps));
-  signOutRoutes(router, deps);
-  const kit = createPageKit(deps);
-  for (const module of PAGE_MODULES) module(router, kit);
+  const kit = createPageKit(router, deps);
+  for (const module of PAGE_MODULES) module(kit);
   router.use((req: Request, res: GatewayResponse) => sendErrorPage(req, res, 404, NOT_FOUND_TEXT));
   router.use(dashboardErrorPage);
   return router;

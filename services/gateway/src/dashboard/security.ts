@@ -56,6 +56,17 @@ export function cookieOptions(req: Request, maxAgeMs?: number) {
 export { csrfTokenFor, csrfTokenMatches } from '@svc/auth';
 
 /**
+ * The token a POST presents: the `X-CSRF-Token` header when sent (then it alone counts), else the
+ * parsed body's `_csrf`. A body nobody parsed (JSON, text, an undeclared multipart) presents none.
+ */
+export function presentedCsrfToken(req: Request): unknown {
+  const header = req.get('x-csrf-token');
+  if (header !== undefined) return header;
+  const body: unknown = req.body;
+  return typeof body === 'object' && body !== null ? Reflect.get(body, '_csrf') : undefined;
+}
+
+/**
  * An `Origin` header, when the browser sends one, must be this request's own origin (or
  * PUBLIC_BASE_URL's, behind a proxy that rewrites the host). Absent: the token check alone decides.
  */

@@ -1,16 +1,9 @@
 import type { Request, Response } from 'express';
 import type { GatewayHandler } from '../locals';
 import type { DashboardDeps } from './ports';
-import { redirectWithFlash, sendErrorPage } from './render';
+import { redirectWithFlash } from './render';
 import { requestState } from './request-state';
-import {
-  CSRF_REFUSAL,
-  cookieNames,
-  cookieOptions,
-  csrfTokenFor,
-  csrfTokenMatches,
-  originAllowed,
-} from './security';
+import { cookieNames, cookieOptions, csrfTokenFor } from './security';
 
 /** The session cookie's value from cookie-parser (absent, or not a string: no session). */
 export function sessionTokenOf(req: Request): string | undefined {
@@ -52,34 +45,5 @@ export function requireSession(deps: DashboardDeps): GatewayHandler {
     }
     requestState(req).session = { account, token, csrfToken: csrfTokenFor(token) };
     next();
-  };
-}
-
-/**
- * Every POST past sign-in: Origin (when sent) is ours, and the synchronizer token (`_csrf` field or
- * `X-CSRF-Token` header) is the session's. A multipart body is not parsed yet here: the page kit
- * checks its `_csrf` once the route's multer has run.
- */
-export function checkCsrf(deps: DashboardDeps): GatewayHandler {
-  return (req, res, next) => {
-    if (req.method !== 'POST') return next();
-    const state = requestState(req);
-    const session = state.session;
-    if (session === undefined || !originAllowed(req, deps.publicBaseUrl)) {
-      return sendErrorPage(req, res, 403, CSRF_REFUSAL);
-    }
-    const header = req.get('x-csrf-token');
-    if (header !== undefined) {
-      if (csrfTokenMatches(session.token, header)) return next();
-      return sendErrorPage(req, res, 403, CSRF_REFUSAL);
-    }
-    if (req.is('multipart/form-data')) {
-      state.csrfPending = true;
-      return next();
-    }
-    const body: unknown = req.body;
-    const presented = typeof body === 'object' && body !== null ? Reflect.get(body, '_csrf') : undefined;
-    if (csrfTokenMatches(session.token, presented)) return next();
-    sendErrorPage(req, res, 403, CSRF_REFUSAL);
   };
 }

@@ -51,8 +51,11 @@ describe('dashboard pages (server side)', () => {
       scopes: ['capabilities:run', 'billing:read'],
       expires_at: '2027-01-31',
     });
-    expect(created.status).toBe(201);
-    const shown = testIdText(await created.text(), 'new-api-key');
+    expect(created.status).toBe(303);
+    const shown = testIdText(
+      await (await dev.get(created.headers.get('location') ?? '')).text(),
+      'new-api-key',
+    );
     expect(shown).toMatch(/^svc_live_[a-z0-9]{12}_/);
     const key = harness.dashboard.keys.find((k) => k.label === 'ci deploy');
     expect(key?.scopes).toEqual(['capabilities:run', 'billing:read']);

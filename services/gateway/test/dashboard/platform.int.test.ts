@@ -12,7 +12,7 @@ import { csrfOf, formBody, setCookie } from './support';
 
 /**
  * The dashboard as main.ts wires it, in the shared platform's gateway: the real stores, the Redis
- * sign-in throttle, the wallet's and the orchestrator's RPCs behind the overview, and a key revoked
+ * sign-in throttle and one-time notes, the wallet's and the orchestrator's RPCs behind the overview, and a key revoked
  * from the dashboard refused by the API (the `apikey.revoked` event, or the cache's 1 s bound).
  */
 
@@ -66,8 +66,11 @@ describe('dashboard in the running gateway', () => {
       headers: { cookie },
       body: formBody({ _csrf: csrf, name: 'platform check', scopes: 'billing:read' }),
     });
-    expect(created.status).toBe(201);
-    const apiKey = /data-testid="new-api-key">([^<]+)</.exec(await created.text())?.[1] ?? '';
+    // POST-redirect-GET: the key is on the page the 303 leads to, kept there by the Redis note.
+    expect(created.status).toBe(303);
+    const shown = await at(created.headers.get('location') ?? '', { headers: { cookie } });
+    expect(shown.status).toBe(200);
+    const apiKey = /data-testid="new-api-key">([^<]+)</.exec(await shown.text())?.[1] ?? '';
     const whoami = () =>
       at('/api/account/whoami', { headers: { authorization: `Bearer ${apiKey}` } }).then((res) => res.status);
     expect(await whoami()).toBe(200);

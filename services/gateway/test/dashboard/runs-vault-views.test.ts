@@ -85,6 +85,7 @@ describe('runs views', () => {
       h(RunsList, {
         runs: [],
         filters: { ...NO_RUN_FILTERS, state: 'failed', capability: HOSTILE },
+        capabilities: [],
         nextHref: null,
       }),
     );

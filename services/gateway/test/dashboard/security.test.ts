@@ -69,7 +69,7 @@ describe('dashboard security (server side)', () => {
     expect(harness.dashboard.keys.length).toBe(before);
     // The same form with the page's token (and our own Origin) goes through.
     const ok = await owner.post('/dashboard/keys', form, { origin: harness.url });
-    expect(ok.status).toBe(201);
+    expect(ok.status).toBe(303);
     expect(harness.dashboard.keys.length).toBe(before + 1);
   });
 

@@ -1,12 +1,16 @@
+import { randomBytes } from 'node:crypto';
 import { AccountStore, ApiKeyStore, SessionStore } from '@svc/auth';
-import { createTestDatabase, type TestDatabase } from '@svc/testkit';
+import { createTestDatabase, deleteKeysWithPrefix, type TestDatabase, testRedisUrl } from '@svc/testkit';
+import { Redis } from 'ioredis';
+import { oneTimeNotes, redisNoteStorage } from '../../src/dashboard/one-time-notes';
 import type { DashboardOptions } from '../../src/dashboard/ports';
 import { type AppHarness, startAppHarness } from '../support/app-harness';
 import { type Browser, formBody, setCookie } from './support';
 
 /**
- * The dashboard over @svc/auth's real stores (PostgreSQL, argon2id): what main.ts wires, minus the
- * Redis throttle and the bus. The pages' own rules are in security.test.ts and pages.test.ts.
+ * The dashboard over @svc/auth's real stores (PostgreSQL, argon2id) and its one-time notes in Redis:
+ * what main.ts wires, minus the Redis throttle and the bus. The pages' own rules are in
+ * security.test.ts and pages.test.ts.
  */
 
 const PASSWORD = 'a long enough test password 42';
@@ -14,6 +18,8 @@ const HOUR_MS = 3_600_000;
 
 describe('dashboard over the real account, session and API key stores', () => {
   let database: TestDatabase;
+  let redis: Redis;
+  const prefix = `dashc${randomBytes(4).toString('hex')}`;
   let harness: AppHarness;
   let keyStore: ApiKeyStore;
   let clock = Date.now();
@@ -23,6 +29,9 @@ describe('dashboard over the real account, session and API key stores', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase('dashboard_c');
+    // Like the bus's producer connection: no offline queue, so wait until it is ready.
+    redis = new Redis(testRedisUrl(), { enableOfflineQueue: false, lazyConnect: true });
+    await redis.connect();
     keyStore = new ApiKeyStore(database.prisma);
     const acme = await keyStore.create({ clientName: 'acme-dashboard', scopes: ['billing:read'] });
     const other = await keyStore.create({ clientName: 'other-dashboard', scopes: ['billing:read'] });
@@ -48,6 +57,7 @@ describe('dashboard over the real account, session and API key stores', () => {
       keyRevoked: async (keyId) => {
         revokedEvents.push(keyId);
       },
+      oneTimeNotes: oneTimeNotes(redisNoteStorage({ redis, prefix })),
       now: () => clock,
     };
     harness = await startAppHarness({ dashboard });
@@ -55,6 +65,8 @@ describe('dashboard over the real account, session and API key stores', () => {
 
   afterAll(async () => {
     await harness?.close();
+    await redis?.quit();
+    await deleteKeysWithPrefix(testRedisUrl(), prefix);
     await database?.drop();
   });
 
@@ -103,8 +115,9 @@ describe('dashboard over the real account, session and API key stores', () => {
       scopes: ['capabilities:run', 'vault:read'],
       expires_at: new Date(clock + 40 * 24 * HOUR_MS).toISOString().slice(0, 10),
     });
-    expect(created.status).toBe(201);
-    const apiKey = /data-testid="new-api-key">([^<]+)</.exec(await created.text())?.[1] ?? '';
+    expect(created.status).toBe(303);
+    const shown = await browser.get(created.headers.get('location') ?? '');
+    const apiKey = /data-testid="new-api-key">([^<]+)</.exec(await shown.text())?.[1] ?? '';
     const verified = await keyStore.verify(apiKey);
     expect(verified).toMatchObject({ clientId: acmeId, scopes: ['capabilities:run', 'vault:read'] });
     const keyId = verified?.keyId ?? '';

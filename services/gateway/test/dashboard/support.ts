@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { generateApiKey } from '@svc/auth';
 import type { AppDeps } from '../../src/app';
+import { type NoteStorage, oneTimeNotes } from '../../src/dashboard/one-time-notes';
 import type {
   DashboardApiKey,
   DashboardApiKeys,
@@ -20,6 +21,27 @@ export const PASSWORD = 'correct horse battery staple';
 // ms: the fake store's session limits (the real ones come from DASHBOARD_SESSION_* in the store).
 export const IDLE_MS = 60 * 60_000;
 export const MAX_MS = 12 * 3_600_000;
+
+/**
+ * One-time notes' storage in this process (the gateway's is Redis: one-time-notes.int.test.ts), with
+ * what it holds open to the tests (sealed values only) and a switch that makes it fail like Redis down.
+ */
+export class MemoryNoteStorage implements NoteStorage {
+  readonly values = new Map<string, string>();
+  down = false;
+
+  async put(name: string, value: string): Promise<void> {
+    if (this.down) throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
+    this.values.set(name, value);
+  }
+
+  async take(name: string): Promise<string | null> {
+    if (this.down) throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
+    const value = this.values.get(name) ?? null;
+    this.values.delete(name);
+    return value;
+  }
+}
 
 interface FakeSession {
   account: SignedInAccount;
@@ -42,6 +64,8 @@ export class FakeDashboard implements DashboardOptions {
   readonly keys: FakeKey[] = [];
   /** Failures after which the fake gate refuses (per email). */
   limit = 5;
+  readonly noteStorage = new MemoryNoteStorage();
+  readonly oneTimeNotes = oneTimeNotes(this.noteStorage);
 
   constructor() {
     this.addAccount('owner@acme.test', 'owner', CLIENT_ID, 'acme');

@@ -250,8 +250,11 @@ describe('dashboard vault pages (server side)', () => {
       body: form,
       redirect: 'manual',
     });
-    expect(res.status).toBe(200);
-    const html = await res.text();
+    // POST-redirect-GET: the document's own page shows what was filled.
+    expect(res.status).toBe(303);
+    const shown = await owner.get(res.headers.get('location') ?? '');
+    expect(shown.status).toBe(200);
+    const html = await shown.text();
     expect(asked).toEqual([
       expect.objectContaining({
         client_id: CLIENT_ID,
@@ -265,7 +268,7 @@ describe('dashboard vault pages (server side)', () => {
     ]);
     const session = [...harness.uploads.sessions.values()].at(-1);
     expect(session?.record.status).toBe('complete');
-    const fill = harness.vault.last();
+    const fill = harness.vault.calls.find((call) => call.method === 'fillDocument');
     expect(fill).toMatchObject({
       method: 'fillDocument',
       request: {

@@ -1,5 +1,6 @@
 import { isKeyId } from '@svc/auth';
 import { SCOPES, type Scope } from '@svc/contracts';
+import { z } from 'zod';
 import { type PageContext, PageError, type PageModule } from '../page-kit';
 import type { DashboardDeps } from '../ports';
 import { NOT_FOUND_TEXT } from '../render';
@@ -16,6 +17,26 @@ import {
 const DAY_MS = 86_400_000;
 // days: the furthest expiry offered (a typo such as 20260 is refused rather than kept).
 const MAX_EXPIRY_DAYS = 5 * 366;
+
+/** What the create action leaves for the created page, in a one-time note (one-time-notes.ts). */
+const CreatedKeyNote = z.object({
+  key_id: z.string(),
+  api_key: z.string(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+});
+type CreatedKeyNote = z.infer<typeof CreatedKeyNote>;
+
+/** The flash of the created page opened again (a reload, the back button, another tab). */
+export const SHOWN_ALREADY =
+  'A new key is shown only once, and this one was shown already. It is listed below by its prefix; if nobody copied it, revoke it and create another.';
+
+/** The flash when the note was there but its key was revoked before the page showed it. */
+const REVOKED_BEFORE_SHOWN = 'The new key was revoked before it was shown. Create another.';
+
+function createdKeyHref(noteId: string): string {
+  return `/dashboard/keys/created/${encodeURIComponent(noteId)}`;
+}
 
 /** The scopes a role may put on a key: vault scopes only for a role that may open the vault itself. */
 function offeredScopes(ctx: PageContext): Scope[] {
@@ -105,67 +126,91 @@ async function ownKey(ctx: PageContext, deps: DashboardDeps) {
   return key;
 }
 
-/** /dashboard/keys: list, create (shown once), revoke with a confirmation page. */
-export const keysPages: PageModule = (router, kit) => {
+/** One of this client's keys revoked, and every gateway told; false when it is not this client's. */
+async function revokeKey(ctx: PageContext, deps: DashboardDeps, keyId: string): Promise<boolean> {
+  if (!(await deps.apiKeys.revokeForClient(ctx.account.clientId, keyId))) return false;
+  ctx.res.locals.log?.info({ key_id: keyId, account_id: ctx.account.id }, 'dashboard revoked an API key');
+  // Revoked in the database already; the event only shortens how long caches keep the key
+  // (each gateway refuses it within API_KEY_CACHE_TTL_MS anyway), so a failed publish is logged.
+  await deps.keyRevoked(keyId).catch((err: unknown) => {
+    ctx.res.locals.log?.warn({ key_id: keyId, err }, 'apikey.revoked not published');
+  });
+  return true;
+}
+
+/**
+ * /dashboard/keys: list, create (POST, then 303 to /keys/created/<note id>, which shows the key once),
+ * revoke with a confirmation page.
+ */
+export const keysPages: PageModule = (kit) => {
   const { deps } = kit;
-  router.get(
-    '/keys',
-    kit.page('keys', (ctx) => renderKeys(ctx, deps, { values: EMPTY_KEY_FORM, errors: [] })),
-  );
+  kit.get('/keys', 'keys', (ctx) => renderKeys(ctx, deps, { values: EMPTY_KEY_FORM, errors: [] }));
 
-  router.post(
-    '/keys',
-    kit.page('keys', async (ctx) => {
-      const form = parseKeyForm(ctx.req.body, offeredScopes(ctx), deps.now?.() ?? Date.now());
-      if (form.errors.length > 0) return renderKeys(ctx, deps, form, 422);
-      const created = await deps.apiKeys.createForClient({
-        clientId: ctx.account.clientId,
-        scopes: form.values.scopes,
-        label: form.values.name,
-        expiresAt: form.expiresAt,
-      });
-      ctx.res.locals.log?.info(
-        { key_id: created.keyId, account_id: ctx.account.id },
-        'dashboard created an API key',
+  kit.post('/keys', 'keys', async (ctx) => {
+    const form = parseKeyForm(ctx.req.body, offeredScopes(ctx), deps.now?.() ?? Date.now());
+    if (form.errors.length > 0) return renderKeys(ctx, deps, form, 422);
+    const created = await deps.apiKeys.createForClient({
+      clientId: ctx.account.clientId,
+      scopes: form.values.scopes,
+      label: form.values.name,
+      expiresAt: form.expiresAt,
+    });
+    ctx.res.locals.log?.info(
+      { key_id: created.keyId, account_id: ctx.account.id },
+      'dashboard created an API key',
+    );
+    const note: CreatedKeyNote = {
+      key_id: created.keyId,
+      api_key: created.apiKey,
+      name: form.values.name,
+      scopes: [...form.values.scopes],
+    };
+    let noteId: string;
+    try {
+      noteId = await ctx.keepNote(note);
+    } catch (err) {
+      // A key nobody will ever see is no use and should not stay valid: revoked, and the person retries.
+      ctx.res.locals.log?.error({ key_id: created.keyId, err }, 'new API key could not be kept to show');
+      await revokeKey(ctx, deps, created.keyId);
+      throw new PageError(
+        503,
+        'The key could not be shown, so it was revoked at once. Try again in a moment.',
       );
-      ctx.render({
-        title: 'Key created',
-        active: 'keys',
-        status: 201,
-        body: <NewKey apiKey={created.apiKey} name={form.values.name} scopes={form.values.scopes} />,
-      });
-    }),
-  );
+    }
+    // POST-redirect-GET (issue 23): a reload or the back button shows the created page, never a
+    // second key. The key itself travels in the one-time note, not in the URL or a cookie.
+    ctx.redirect(createdKeyHref(noteId));
+  });
 
-  router.get(
-    '/keys/:keyId/revoke',
-    kit.page('keys', async (ctx) => {
-      const key = await ownKey(ctx, deps);
-      ctx.render({
-        title: 'Revoke key',
-        active: 'keys',
-        body: <RevokeConfirm csrfToken={ctx.csrfToken} target={key} />,
-      });
-    }),
-  );
+  kit.get('/keys/created/:noteId', 'keys', async (ctx) => {
+    const parsed = CreatedKeyNote.safeParse(await ctx.takeNote(String(ctx.req.params.noteId ?? '')));
+    if (!parsed.success) return ctx.redirect('/dashboard/keys', SHOWN_ALREADY);
+    const active = (await deps.apiKeys.listForClient(ctx.account.clientId)).some(
+      (key) => key.keyId === parsed.data.key_id && key.revokedAt === null,
+    );
+    if (!active) return ctx.redirect('/dashboard/keys', REVOKED_BEFORE_SHOWN);
+    ctx.render({
+      title: 'Key created',
+      active: 'keys',
+      body: <NewKey apiKey={parsed.data.api_key} name={parsed.data.name} scopes={parsed.data.scopes} />,
+    });
+  });
 
-  router.post(
-    '/keys/:keyId/revoke',
-    kit.page('keys', async (ctx) => {
-      const keyId = String(ctx.req.params.keyId ?? '');
-      if (!isKeyId(keyId) || !(await deps.apiKeys.revokeForClient(ctx.account.clientId, keyId))) {
-        throw new PageError(404, NOT_FOUND_TEXT);
-      }
-      ctx.res.locals.log?.info({ key_id: keyId, account_id: ctx.account.id }, 'dashboard revoked an API key');
-      // Revoked in the database already; the event only shortens how long caches keep the key
-      // (each gateway refuses it within API_KEY_CACHE_TTL_MS anyway), so a failed publish is logged.
-      await deps.keyRevoked(keyId).catch((err: unknown) => {
-        ctx.res.locals.log?.warn({ key_id: keyId, err }, 'apikey.revoked not published');
-      });
-      ctx.redirect(
-        '/dashboard/keys',
-        `Key ${keyPrefix(keyId)} revoked: requests with it are refused from now on.`,
-      );
-    }),
-  );
+  kit.get('/keys/:keyId/revoke', 'keys', async (ctx) => {
+    const key = await ownKey(ctx, deps);
+    ctx.render({
+      title: 'Revoke key',
+      active: 'keys',
+      body: <RevokeConfirm csrfToken={ctx.csrfToken} target={key} />,
+    });
+  });
+
+  kit.post('/keys/:keyId/revoke', 'keys', async (ctx) => {
+    const keyId = String(ctx.req.params.keyId ?? '');
+    if (!isKeyId(keyId) || !(await revokeKey(ctx, deps, keyId))) throw new PageError(404, NOT_FOUND_TEXT);
+    ctx.redirect(
+      '/dashboard/keys',
+      `Key ${keyPrefix(keyId)} revoked: requests with it are refused from now on.`,
+    );
+  });
 };

@@ -5,30 +5,27 @@ import { OverviewView } from '../views/overview';
 const CHART_DAYS = 30;
 
 /** GET /dashboard: money, the 30-day chart, runs by state and the projection, in four parallel calls. */
-export const overviewPages: PageModule = (router, kit) => {
-  router.get(
-    '/',
-    kit.page('overview', async (ctx) => {
-      const clientId = ctx.account.clientId;
-      const [balance, daily, counts, diagnostics] = await Promise.all([
-        kit.deps.wallet.balance(clientId),
-        kit.deps.wallet.dailySpend(clientId, CHART_DAYS),
-        kit.deps.orchestrator.runCounts(clientId),
-        kit.deps.wallet.spendDiagnostics(clientId),
-      ]);
-      ctx.render({
-        title: 'Overview',
-        active: 'overview',
-        body: (
-          <OverviewView
-            balance={balance}
-            daily={daily}
-            counts={counts}
-            diagnostics={diagnostics}
-            linkRuns={ctx.can('runs')}
-          />
-        ),
-      });
-    }),
-  );
+export const overviewPages: PageModule = (kit) => {
+  kit.get('/', 'overview', async (ctx) => {
+    const clientId = ctx.account.clientId;
+    const [balance, daily, counts, diagnostics] = await Promise.all([
+      kit.deps.wallet.balance(clientId),
+      kit.deps.wallet.dailySpend(clientId, CHART_DAYS),
+      kit.deps.orchestrator.runCounts(clientId),
+      kit.deps.wallet.spendDiagnostics(clientId),
+    ]);
+    ctx.render({
+      title: 'Overview',
+      active: 'overview',
+      body: (
+        <OverviewView
+          balance={balance}
+          daily={daily}
+          counts={counts}
+          diagnostics={diagnostics}
+          linkRuns={ctx.can('runs')}
+        />
+      ),
+    });
+  });
 };

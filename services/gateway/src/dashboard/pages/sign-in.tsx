@@ -1,8 +1,8 @@
 import type { Router } from 'express';
 import type { GatewayResponse } from '../../locals';
+import { type PageModule, SIGNED_IN } from '../page-kit';
 import type { DashboardDeps } from '../ports';
-import { redirectWithFlash, sendErrorPage, sendPage } from '../render';
-import { requestState } from '../request-state';
+import { sendErrorPage, sendPage } from '../render';
 import { CSRF_REFUSAL, cookieNames, cookieOptions, originAllowed, safeNextPath } from '../security';
 import { sessionTokenOf } from '../session';
 import { MAX_SIGN_IN_EMAIL, MAX_SIGN_IN_PASSWORD, throttledMessage } from '../sign-in/sign-in';
@@ -117,18 +117,21 @@ export function signInRoutes(router: Router, deps: DashboardDeps): void {
   });
 }
 
-/** POST /dashboard/sign-out and /sign-out-everywhere (after the session and CSRF checks). */
-export function signOutRoutes(router: Router, deps: DashboardDeps): void {
-  router.post('/sign-out', async (req, res: GatewayResponse) => {
-    const token = sessionTokenOf(req);
+/**
+ * POST /dashboard/sign-out and /sign-out-everywhere: form actions like any other (the page kit's CSRF
+ * check, whatever the body), open to every signed-in role.
+ */
+export const signOutPages: PageModule = (kit) => {
+  const { deps } = kit;
+  kit.post('/sign-out', SIGNED_IN, async (ctx) => {
+    const token = sessionTokenOf(ctx.req);
     if (token !== undefined) await deps.sessions.end(token);
-    res.clearCookie(cookieNames(req).session, cookieOptions(req));
-    redirectWithFlash(req, res, '/dashboard/sign-in', 'You are signed out.');
+    ctx.res.clearCookie(cookieNames(ctx.req).session, cookieOptions(ctx.req));
+    ctx.redirect('/dashboard/sign-in', 'You are signed out.');
   });
-  router.post('/sign-out-everywhere', async (req, res: GatewayResponse) => {
-    const session = requestState(req).session;
-    if (session !== undefined) await deps.sessions.endAll(session.account.id);
-    res.clearCookie(cookieNames(req).session, cookieOptions(req));
-    redirectWithFlash(req, res, '/dashboard/sign-in', 'You are signed out on every device.');
+  kit.post('/sign-out-everywhere', SIGNED_IN, async (ctx) => {
+    await deps.sessions.endAll(ctx.account.id);
+    ctx.res.clearCookie(cookieNames(ctx.req).session, cookieOptions(ctx.req));
+    ctx.redirect('/dashboard/sign-in', 'You are signed out on every device.');
   });
-}
+};

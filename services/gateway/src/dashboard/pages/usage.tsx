@@ -48,54 +48,48 @@ function statementFor(ctx: PageContext, parsed: ParsedPeriod, wallet: WalletRead
 }
 
 /** /dashboard/usage (per capability, latest charges) and /dashboard/usage.csv (per capability). */
-export const usagePages: PageModule = (router, kit) => {
+export const usagePages: PageModule = (kit) => {
   const now = () => kit.deps.now?.() ?? Date.now();
-  router.get(
-    '/usage',
-    kit.page('usage', async (ctx) => {
-      const parsed = parsePeriod(ctx.req.query, now());
-      const statement = await statementFor(ctx, parsed, kit.deps.wallet, PAGE_LINES);
-      ctx.render({
-        title: 'Usage',
-        active: 'usage',
-        status: parsed.errors.length === 0 ? 200 : 422,
-        body: (
-          <>
-            <PeriodForm period={parsed.period} errors={parsed.errors} />
-            <UsageView period={parsed.period} statement={statement} linkRuns={ctx.can('runs')} />
-          </>
-        ),
-      });
-    }),
-  );
+  kit.get('/usage', 'usage', async (ctx) => {
+    const parsed = parsePeriod(ctx.req.query, now());
+    const statement = await statementFor(ctx, parsed, kit.deps.wallet, PAGE_LINES);
+    ctx.render({
+      title: 'Usage',
+      active: 'usage',
+      status: parsed.errors.length === 0 ? 200 : 422,
+      body: (
+        <>
+          <PeriodForm period={parsed.period} errors={parsed.errors} />
+          <UsageView period={parsed.period} statement={statement} linkRuns={ctx.can('runs')} />
+        </>
+      ),
+    });
+  });
 
-  router.get(
-    '/usage.csv',
-    kit.page('usage', async (ctx) => {
-      const parsed = parsePeriod(ctx.req.query, now());
-      if (parsed.errors.length > 0) {
-        ctx.res
-          .status(422)
-          .type('text/plain')
-          .send(`${parsed.errors.join(' ')}\n`);
-        return;
-      }
-      const statement = await statementFor(ctx, parsed, kit.deps.wallet, 1);
-      const csv = stringify(
-        statement.by_capability.map((row) => [
-          parsed.period.from,
-          parsed.period.to,
-          row.slug,
-          row.runs,
-          row.spent_usd,
-        ]),
-        { header: true, columns: ['period_from', 'period_to', 'capability', 'charged_runs', 'spent_usd'] },
-      );
+  kit.get('/usage.csv', 'usage', async (ctx) => {
+    const parsed = parsePeriod(ctx.req.query, now());
+    if (parsed.errors.length > 0) {
       ctx.res
-        .status(200)
-        .type('text/csv; charset=utf-8')
-        .attachment(`usage-${parsed.period.from}-to-${parsed.period.to}.csv`)
-        .send(csv);
-    }),
-  );
+        .status(422)
+        .type('text/plain')
+        .send(`${parsed.errors.join(' ')}\n`);
+      return;
+    }
+    const statement = await statementFor(ctx, parsed, kit.deps.wallet, 1);
+    const csv = stringify(
+      statement.by_capability.map((row) => [
+        parsed.period.from,
+        parsed.period.to,
+        row.slug,
+        row.runs,
+        row.spent_usd,
+      ]),
+      { header: true, columns: ['period_from', 'period_to', 'capability', 'charged_runs', 'spent_usd'] },
+    );
+    ctx.res
+      .status(200)
+      .type('text/csv; charset=utf-8')
+      .attachment(`usage-${parsed.period.from}-to-${parsed.period.to}.csv`)
+      .send(csv);
+  });
 };

@@ -1,9 +1,9 @@
 import { FillDocumentRequest } from '@svc/contracts';
 import type { PageContext, PageKit, PageModule } from '../page-kit';
-import { FilledDocument, FillForm } from '../views/vault-fill';
+import { FilledDocument, FillForm, filledDocumentHref } from '../views/vault-fill';
 import { baseUrlOf, sendArtifact } from './runs-download';
 import { formRefusal, requestIdOf, uuidParam } from './vault-kit';
-import { storeTemplate, templateBody } from './vault-upload';
+import { readTemplate, storeTemplate } from './vault-upload';
 
 async function showForm(kit: PageKit, ctx: PageContext, error?: { status: number; message: string }) {
   const clientId = ctx.account.clientId;
@@ -28,21 +28,18 @@ function checkedFields(body: unknown): string[] {
 /**
  * Filling a document (issue 18), owner only: GET /vault/fill (the form), POST /vault/fill
  * (multipart: the template file and the fields it may use → upload session + PUT → vault
- * fillDocument → the result with its download link), GET /vault/documents/:id/download (also linked
- * from the form's list of the client's filled documents).
+ * fillDocument → 303 to the document's page), GET /vault/documents/:id (what was filled, the download
+ * link), GET /vault/documents/:id/download (also linked from the form's list of filled documents).
  */
-export const vaultFillPages: PageModule = (router, kit) => {
+export const vaultFillPages: PageModule = (kit) => {
   const { vault } = kit.deps;
 
-  router.get(
-    '/vault/fill',
-    kit.page('vault', (ctx) => showForm(kit, ctx)),
-  );
+  kit.get('/vault/fill', 'vault', (ctx) => showForm(kit, ctx));
 
-  router.post(
+  kit.post(
     '/vault/fill',
-    templateBody,
-    kit.page('vault', async (ctx) => {
+    'vault',
+    async (ctx) => {
       const file = ctx.req.file;
       const fields = checkedFields(ctx.req.body);
       if (file === undefined || file.size === 0)
@@ -61,28 +58,36 @@ export const vaultFillPages: PageModule = (router, kit) => {
           base_url: baseUrlOf(kit, ctx),
           request,
         });
-        ctx.render({
-          title: 'Document filled',
-          active: 'vault',
-          body: <FilledDocument document={document} />,
-        });
+        // To the document's own page (POST-redirect-GET): a reload there fills nothing again.
+        ctx.redirect(filledDocumentHref(document.document_id), 'Document filled.');
       } catch (err) {
         const refusal = formRefusal(err);
         if (refusal === null) throw err;
         await showForm(kit, ctx, refusal);
       }
-    }),
+    },
+    { multipart: readTemplate },
   );
 
-  router.get(
-    '/vault/documents/:id/download',
-    kit.page('vault', async (ctx) => {
-      const { document } = await vault.getDocument({
-        client_id: ctx.account.clientId,
-        base_url: baseUrlOf(kit, ctx),
-        document_id: uuidParam(ctx.req.params.id),
-      });
-      await sendArtifact(kit, ctx, document.artifact);
-    }),
-  );
+  kit.get('/vault/documents/:id', 'vault', async (ctx) => {
+    const { document } = await vault.getDocument({
+      client_id: ctx.account.clientId,
+      base_url: baseUrlOf(kit, ctx),
+      document_id: uuidParam(ctx.req.params.id),
+    });
+    ctx.render({
+      title: 'Filled document',
+      active: 'vault',
+      body: <FilledDocument document={document} />,
+    });
+  });
+
+  kit.get('/vault/documents/:id/download', 'vault', async (ctx) => {
+    const { document } = await vault.getDocument({
+      client_id: ctx.account.clientId,
+      base_url: baseUrlOf(kit, ctx),
+      document_id: uuidParam(ctx.req.params.id),
+    });
+    await sendArtifact(kit, ctx, document.artifact);
+  });
 };

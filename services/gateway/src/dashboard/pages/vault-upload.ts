@@ -5,18 +5,13 @@ import {
   VAULT_DOCUMENT_MAX_BYTES,
   VAULT_DOCUMENT_UPLOAD_SLUG,
 } from '@svc/contracts';
-import type { NextFunction, Request } from 'express';
 import multer from 'multer';
 import { checkedBody } from '../../domain/contract-body';
 import { createUploadSession } from '../../domain/upload-session';
-import type { GatewayResponse } from '../../locals';
 import { clientGoneSignal } from '../../routes/client-gone';
 import { callUploadsData, readUpstreamJson, relayedError } from '../../routes/uploads-data-proxy';
-import type { PageContext, PageKit } from '../page-kit';
+import type { MultipartBody, PageContext, PageKit } from '../page-kit';
 import { PageError } from '../page-kit';
-import { sendErrorPage } from '../render';
-import { requestState } from '../request-state';
-import { roleCan } from '../roles';
 import { baseUrlOf } from './runs-download';
 
 /** Which file types a template may be, when the browser sends none better than octet-stream. */
@@ -37,30 +32,24 @@ const parseTemplate = multer({
 }).single('template');
 
 /**
- * The fill form's multipart body: only for a role with `vault` (nobody else's bytes are read),
- * then multer (memory, 10 MB). Its refusals are pages: 413 for a larger file, 400 otherwise.
+ * The fill form's multipart body, read by multer (memory, 10 MB) after the page kit's role check (no
+ * bytes from a role without `vault`); its refusals are pages: 413 for a larger file, 400 otherwise.
  */
-export function templateBody(req: Request, res: GatewayResponse, next: NextFunction): void {
-  const session = requestState(req).session;
-  if (session === undefined || !roleCan(session.account.role, 'vault')) {
-    sendErrorPage(req, res, 403, 'Your role does not include this page. Ask an owner of your account.');
-    return;
-  }
-  parseTemplate(req, res, (err: unknown) => {
-    if (err === undefined || err === null) return next();
-    if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE') {
-      return sendErrorPage(
-        req,
-        res,
-        413,
-        `The template is larger than ${VAULT_DOCUMENT_MAX_BYTES / (1024 * 1024)} MB.`,
-      );
-    }
-    if (err instanceof multer.MulterError)
-      return sendErrorPage(req, res, 400, `The form could not be read (${err.code}).`);
-    next(err);
+export const readTemplate: MultipartBody = (req, res) =>
+  new Promise((resolve, reject) => {
+    parseTemplate(req, res, (err: unknown) => {
+      if (err === undefined || err === null) return resolve();
+      if (err instanceof multer.MulterError && err.code === 'LIMIT_FILE_SIZE') {
+        return reject(
+          new PageError(413, `The template is larger than ${VAULT_DOCUMENT_MAX_BYTES / (1024 * 1024)} MB.`),
+        );
+      }
+      if (err instanceof multer.MulterError) {
+        return reject(new PageError(400, `The form could not be read (${err.code}).`));
+      }
+      reject(err);
+    });
   });
-}
 
 /** The template's declared type: the browser's when it is one the vault takes, else by extension. */
 export function templateContentType(file: {

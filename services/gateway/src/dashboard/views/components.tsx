@@ -54,24 +54,44 @@ export function Money(props: { readonly usd: string; readonly testId?: string })
   );
 }
 
-/** "2026-11-27 03:04 UTC": every time on the dashboard is UTC, as the API's periods are. */
-export function formatUtc(at: Date | string): string {
+/** How exact a time is shown: to the minute (lists), or to the millisecond (a run's history). */
+export type TimePrecision = 'minute' | 'ms';
+
+/**
+ * "2026-11-27 03:04 UTC", or "2026-11-27 03:04:05.678 UTC" to the millisecond: every time on the
+ * dashboard is UTC, as the API's periods are.
+ */
+export function formatUtc(at: Date | string, precision: TimePrecision = 'minute'): string {
   const date = typeof at === 'string' ? new Date(at) : at;
-  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return `${date
+    .toISOString()
+    .slice(0, precision === 'ms' ? 23 : 16)
+    .replace('T', ' ')} UTC`;
 }
 
 export function Time(props: {
   readonly at: Date | string | null;
   readonly never?: string;
   readonly testId?: string;
+  readonly precision?: TimePrecision;
 }) {
   if (props.at === null) return <span data-testid={props.testId}>{props.never ?? '—'}</span>;
   const iso = typeof props.at === 'string' ? props.at : props.at.toISOString();
   return (
     <time dateTime={iso} data-testid={props.testId}>
-      {formatUtc(iso)}
+      {formatUtc(iso, props.precision)}
     </time>
   );
+}
+
+/** A duration in ms as people read it: "850 ms", "1.234 s", "2 min 3.456 s", "1 h 2 min 3 s". */
+export function formatDuration(ms: number): string {
+  const whole = Math.max(0, Math.round(ms));
+  if (whole < 1_000) return `${whole} ms`;
+  if (whole < 60_000) return `${(whole / 1_000).toFixed(3)} s`;
+  const minutes = Math.floor(whole / 60_000);
+  if (whole < 3_600_000) return `${minutes} min ${((whole % 60_000) / 1_000).toFixed(3)} s`;
+  return `${Math.floor(whole / 3_600_000)} h ${minutes % 60} min ${Math.floor((whole % 60_000) / 1_000)} s`;
 }
 
 export interface TableProps {
@@ -95,20 +115,23 @@ export function Table(props: TableProps) {
       </p>
     );
   }
+  // A wide table scrolls inside its own box, so the page never grows past a narrow screen.
   return (
-    <table data-testid={props.testId}>
-      {props.caption === undefined ? null : <caption>{props.caption}</caption>}
-      <thead>
-        <tr>
-          {props.columns.map((column) => (
-            <th scope="col" key={column} class={props.numeric?.includes(column) ? 'num' : undefined}>
-              {column}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>{props.children}</tbody>
-    </table>
+    <div class="table-scroll">
+      <table data-testid={props.testId}>
+        {props.caption === undefined ? null : <caption>{props.caption}</caption>}
+        <thead>
+          <tr>
+            {props.columns.map((column) => (
+              <th scope="col" key={column} class={props.numeric?.includes(column) ? 'num' : undefined}>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
   );
 }
 

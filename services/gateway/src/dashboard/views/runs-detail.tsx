@@ -1,5 +1,5 @@
 import type { Artifact, LedgerLine, RunReceiptResponse, RunRecord, RunTimelineEvent } from '@svc/contracts';
-import { CsrfForm, Money, Table, Time } from './components';
+import { CsrfForm, formatDuration, formatUsd, Money, Table, Time } from './components';
 import { runHref } from './runs-list';
 
 /** States a cancellation still changes (a finished run answers 409). */
@@ -18,15 +18,41 @@ function Json(props: { readonly value: unknown; readonly testId: string }) {
   );
 }
 
+/**
+ * The run's history to the millisecond, each event with how long the step before it took (from the
+ * previous event: recorded → dispatched is the wait for the queue, started → finished the work).
+ */
 function History(props: { readonly events: readonly RunTimelineEvent[] }) {
   return (
-    <ol class="history" data-testid="run-history">
-      {props.events.map((event) => (
-        <li key={`${event.event}-${event.at}`} data-event={event.event}>
-          <Time at={event.at} /> {event.description}
-        </li>
-      ))}
-    </ol>
+    <Table
+      testId="run-history"
+      columns={['When', 'Step took', 'Event']}
+      numeric={['Step took']}
+      rowCount={props.events.length}
+      empty="No event recorded yet."
+    >
+      {props.events.map((event, index) => {
+        const previous = props.events[index - 1];
+        const tookMs = previous === undefined ? null : Date.parse(event.at) - Date.parse(previous.at);
+        return (
+          <tr key={`${event.event}-${event.at}`} data-testid="history-event" data-event={event.event}>
+            <td>
+              <Time at={event.at} precision="ms" />
+            </td>
+            <td class="num">
+              {tookMs === null ? (
+                '—'
+              ) : (
+                <span data-testid="step-took" data-ms={tookMs}>
+                  {formatDuration(tookMs)}
+                </span>
+              )}
+            </td>
+            <td>{event.description}</td>
+          </tr>
+        );
+      })}
+    </Table>
   );
 }
 
@@ -84,16 +110,55 @@ function Outcome(props: { readonly run: RunRecord }) {
   return null;
 }
 
+/** A positive wire amount, its sign dropped ("-0.001" → "0.001"). */
+function magnitude(amount: string): string {
+  return amount.replace(/^-/, '');
+}
+
+/**
+ * A ledger line in words (decisions W3, L-D): a hold is money set aside, not spent; a capture charges
+ * the price and ends the hold; a release ends the hold with nothing charged. Only captures, credits
+ * and adjustments move the balance, which the last column says, so a hold and its capture do not read
+ * as a double charge.
+ */
+function lineWords(line: LedgerLine): { entry: string; balance: string | null } {
+  switch (line.kind) {
+    case 'hold':
+      return { entry: 'Reserved (hold): set aside until the run settles', balance: null };
+    case 'capture':
+      return {
+        entry: 'Charged (capture): the reservation is released into the charge',
+        balance: `-${magnitude(line.amount_usd)}`,
+      };
+    case 'release':
+      return { entry: 'Released: the reservation is given back, nothing charged', balance: null };
+    case 'credit':
+      return { entry: 'Credit', balance: magnitude(line.amount_usd) };
+    case 'adjustment':
+      return { entry: 'Adjustment', balance: line.amount_usd };
+  }
+}
+
+function signedUsd(amount: string): string {
+  return amount.startsWith('-') ? `−${formatUsd(amount.slice(1))}` : `+${formatUsd(amount)}`;
+}
+
 function LineRow(props: { readonly line: LedgerLine }) {
   const { line } = props;
+  const words = lineWords(line);
   return (
     <tr data-testid="receipt-line" data-kind={line.kind}>
       <td>
-        <Time at={line.created_at} />
+        <Time at={line.created_at} precision="ms" />
       </td>
-      <td>{line.kind}</td>
-      <td>{line.amount_usd.startsWith('-') ? `−${line.amount_usd.slice(1)}` : line.amount_usd} USD</td>
-      <td>{line.note ?? ''}</td>
+      <td data-testid="receipt-entry">{words.entry}</td>
+      <td class="num">
+        <Money usd={magnitude(line.amount_usd)} testId="receipt-amount" />
+      </td>
+      <td class="num" data-testid="receipt-balance" data-usd={words.balance ?? '0'}>
+        {words.balance === null ? <span class="muted">no change</span> : signedUsd(words.balance)}
+      </td>
+      <td class="muted">{line.note ?? ''}</td>
     </tr>
   );
 }
@@ -103,14 +168,15 @@ function Receipt(props: { readonly receipt: RunReceiptResponse }) {
   return (
     <section>
       <h2>Receipt</h2>
-      <p>
-        Charged <Money usd={ledger.charged_usd} testId="run-charged" />, held now{' '}
-        <Money usd={ledger.held_usd} />
+      <p data-testid="receipt-summary">
+        Charged <Money usd={ledger.charged_usd} testId="run-charged" />; reserved now{' '}
+        <Money usd={ledger.held_usd} testId="run-held" />
         {ledger.settled ? '; settled.' : '; not settled yet.'}
       </p>
       <Table
         testId="receipt-lines"
-        columns={['When', 'Kind', 'Amount', 'Note']}
+        columns={['When', 'Entry', 'Amount', 'Balance', 'Note']}
+        numeric={['Amount', 'Balance']}
         rowCount={ledger.lines.length}
         empty="No ledger line: this run moved no money."
       >
@@ -145,6 +211,17 @@ function Artifacts(props: { readonly runId: string; readonly artifacts: readonly
   );
 }
 
+/**
+ * What the status message adds to the state, as it continues "Run … is <state>": the orchestrator's
+ * messages start with the state ("queued: waiting for a worker", "running (attempt 2)", "completed"),
+ * so that part is not said twice ("is completed: completed"); a message that does not is appended.
+ */
+export function statusDetail(run: Pick<RunRecord, 'status' | 'status_message'>): string {
+  const message = run.status_message.trim().replace(/\.+$/, '');
+  if (message.toLowerCase().startsWith(run.status)) return message.slice(run.status.length);
+  return message === '' ? '' : `: ${message}`;
+}
+
 export interface RunDetailProps {
   readonly run: RunRecord;
   readonly events: readonly RunTimelineEvent[];
@@ -166,12 +243,12 @@ export function RunDetail(props: RunDetailProps) {
       <p>
         <a href="/dashboard/runs">← All runs</a>
       </p>
-      <p>
+      <p data-testid="run-summary">
         Run <code data-testid="run-id">{run.run_id}</code> is{' '}
         <strong data-testid="run-state" data-state={run.status}>
           {run.status}
         </strong>
-        : {run.status_message}
+        {statusDetail(run)}.
       </p>
       {cancellable ? (
         <CsrfForm

@@ -15,7 +15,33 @@ export function runHref(runId: string): string {
   return `/dashboard/runs/${encodeURIComponent(runId)}`;
 }
 
-function FilterForm(props: { readonly filters: RunFilters }) {
+/** A capability the filter offers: its slug (the value) and what the list shows. */
+export interface CapabilityChoice {
+  readonly slug: string;
+  readonly name: string;
+}
+
+/**
+ * The filter's options: the catalog's capabilities by name, and the chosen slug too when the catalog
+ * no longer lists it (a retired capability still has runs), so a filter never silently drops.
+ */
+function capabilityChoices(
+  capabilities: readonly CapabilityChoice[],
+  chosen: string,
+): Array<{ slug: string; label: string }> {
+  const choices = [...capabilities]
+    .sort((a, b) => a.name.localeCompare(b.name, 'en'))
+    .map((capability) => ({ slug: capability.slug, label: `${capability.name} (${capability.slug})` }));
+  if (chosen !== '' && !choices.some((choice) => choice.slug === chosen)) {
+    choices.push({ slug: chosen, label: chosen });
+  }
+  return choices;
+}
+
+function FilterForm(props: {
+  readonly filters: RunFilters;
+  readonly capabilities: readonly CapabilityChoice[];
+}) {
   const { filters } = props;
   return (
     <form method="get" action="/dashboard/runs" class="filters" data-testid="run-filters">
@@ -34,13 +60,16 @@ function FilterForm(props: { readonly filters: RunFilters }) {
       </label>
       <label>
         Capability
-        <input
-          type="text"
-          name="capability"
-          value={filters.capability}
-          placeholder="e.g. crt"
-          maxLength={64}
-        />
+        <select name="capability" data-testid="capability-filter">
+          <option value="" selected={filters.capability === ''}>
+            Any
+          </option>
+          {capabilityChoices(props.capabilities, filters.capability).map((choice) => (
+            <option key={choice.slug} value={choice.slug} selected={filters.capability === choice.slug}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
       </label>
       <label>
         From (UTC day)
@@ -52,6 +81,21 @@ function FilterForm(props: { readonly filters: RunFilters }) {
       </label>
       <button type="submit">Filter</button>
     </form>
+  );
+}
+
+/**
+ * What a run costs as far as its state says (decisions L-D): a completed run was charged its price, a
+ * failed or cancelled one nothing (its hold was released), a live one has its price reserved.
+ */
+export function RunPrice(props: { readonly run: Pick<RunSummary, 'status' | 'price_usd'> }) {
+  const { status, price_usd: price } = props.run;
+  if (status === 'completed') return <Money usd={price} />;
+  if (status === 'failed' || status === 'cancelled') return <span class="muted">not charged</span>;
+  return (
+    <>
+      <Money usd={price} /> <span class="muted">reserved</span>
+    </>
   );
 }
 
@@ -75,8 +119,8 @@ export function RunRow(props: { readonly run: RunSummary }) {
       <td>
         <Time at={run.finished_at} never="—" />
       </td>
-      <td>
-        <Money usd={run.price_usd} />
+      <td class="num" data-testid="run-row-price">
+        <RunPrice run={run} />
       </td>
     </tr>
   );
@@ -85,6 +129,8 @@ export function RunRow(props: { readonly run: RunSummary }) {
 export interface RunsListProps {
   readonly runs: readonly RunSummary[];
   readonly filters: RunFilters;
+  /** The capabilities the filter offers (the catalog's). */
+  readonly capabilities: readonly CapabilityChoice[];
   /** The next page's link (same filters, the list's next_cursor), or null on the last page. */
   readonly nextHref: string | null;
 }
@@ -94,10 +140,11 @@ export function RunsList(props: RunsListProps) {
   const filtered = Object.values(props.filters).some((value) => value !== '');
   return (
     <>
-      <FilterForm filters={props.filters} />
+      <FilterForm filters={props.filters} capabilities={props.capabilities} />
       <Table
         testId="runs-table"
-        columns={['Run', 'Capability', 'State', 'Recorded', 'Finished', 'Price']}
+        columns={['Run', 'Capability', 'State', 'Recorded', 'Finished', 'Cost']}
+        numeric={['Cost']}
         rowCount={props.runs.length}
         empty={filtered ? 'No run matches these filters.' : 'No run yet.'}
       >

@@ -7,8 +7,13 @@ import {
 import { CsrfForm, Table, Time } from './components';
 import { VaultNav } from './vault-nav';
 
+/** The page of a filled document (where the fill form's redirect leads). */
+export function filledDocumentHref(documentId: string): string {
+  return `/dashboard/vault/documents/${encodeURIComponent(documentId)}`;
+}
+
 export function documentHref(documentId: string): string {
-  return `/dashboard/vault/documents/${encodeURIComponent(documentId)}/download`;
+  return `${filledDocumentHref(documentId)}/download`;
 }
 
 export interface FillFormProps {
@@ -94,7 +99,7 @@ function NameList(props: {
   );
 }
 
-/** The answer of POST /dashboard/vault/fill: what was filled and the download link. */
+/** GET /dashboard/vault/documents/:id (where a fill leads): what was filled and the download link. */
 export function FilledDocument(props: { readonly document: VaultDocument }) {
   const { document } = props;
   const { report } = document;

@@ -14,6 +14,7 @@ import {
   type TestApiKey,
 } from '@svc/testkit';
 import type { Browser, Page } from 'playwright-core';
+import { SHOWN_ALREADY } from '../../../src/dashboard/pages/keys';
 import { makePdf } from '../../files/sample-files';
 import { artifactsOk, runToCompletion, sha256, uploadOk } from '../../files/support';
 import { quoteAndRun } from '../../quote-first/support';
@@ -23,6 +24,8 @@ import {
   type DashboardTab,
   errorStatus,
   launchBrowser,
+  layoutWidths,
+  NARROW_VIEWPORT,
   openTab,
   screenshot,
   signIn,
@@ -196,14 +199,25 @@ describe('API keys', () => {
     await signIn(page, owner);
     expect(await visit(page, '/dashboard/keys')).toBe(200);
     await screenshot(page, 'keys');
+    // Every page the browser is sent (main frame, not a redirect), for "the key shown exactly once".
+    const documents: Array<Promise<string>> = [];
+    page.on('response', (response) => {
+      if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) {
+        if (response.status() < 300 || response.status() >= 400) documents.push(response.text());
+      }
+    });
 
     const label = `browser-${tag}`;
+    const rowsOf = () => page.locator('tr[data-testid=key-row]').filter({ hasText: label });
     await page.locator('input[name=name]').fill(label);
     await page.locator('input[name=scopes][value="billing:read"]').check();
-    expect(await submitAndLoad(page, page.getByTestId('create-key'))).toBe(201);
+    // POST-redirect-GET (issue 23): the form's answer is a 303 to the page that shows the key.
+    expect(await submitAndLoad(page, page.getByTestId('create-key'))).toBe(200);
+    expect(pathOf(page)).toMatch(/^\/dashboard\/keys\/created\/[A-Za-z0-9_-]{22}$/);
     const shown = page.getByTestId('new-api-key');
     const apiKey = await visibleText(shown);
     expect(apiKey.length).toBeGreaterThan(20);
+    expect(page.url()).not.toContain(apiKey);
     await screenshot(page, 'key-created', { mask: [shown] });
     // app.js runs under the CSP: its copy button shows and puts the key on the clipboard.
     await tab.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.gatewayUrl });
@@ -211,10 +225,23 @@ describe('API keys', () => {
     await page.getByRole('button', { name: 'Copied' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);
 
+    // A reload of the created page neither creates a second key nor shows this one again: it lands
+    // on the list, which says why. Back from there is the list as it was before, not a second POST.
+    await page.reload();
+    expect(pathOf(page)).toBe('/dashboard/keys');
+    expect(await testIdText(page, 'flash')).toBe(SHOWN_ALREADY);
+    expect(await page.content()).not.toContain(apiKey);
+    expect(await rowsOf().count()).toBe(1);
+    await page.goBack();
+    expect(pathOf(page)).toBe('/dashboard/keys');
+    expect(await rowsOf().count()).toBe(1);
+    const pages = await Promise.all(documents);
+    expect(pages.filter((html) => html.includes(apiKey))).toHaveLength(1);
+
     // Shown once: the list has its prefix, never the key; not used yet.
     expect(await visit(page, '/dashboard/keys')).toBe(200);
     expect(await page.content()).not.toContain(apiKey);
-    const row = page.locator('tr[data-testid=key-row]').filter({ hasText: label });
+    const row = rowsOf();
     expect(await row.count()).toBe(1);
     const keyId = await row.getAttribute('data-key-id');
     const prefix = (await visibleText(row.getByTestId('key-prefix'))).replace(/[.…]+$/, '');
@@ -517,5 +544,48 @@ describe('overview and usage', () => {
     expect(await page.locator('svg[data-testid=spend-chart]').count()).toBe(1);
     expect(tab.problems).toEqual(NO_PROBLEMS);
     await screenshot(page, 'overview');
+  });
+});
+
+describe('a 390 px wide screen (issue 23)', () => {
+  it('lays every page out within the screen, the header as wide as it', async () => {
+    const { run } = await runToCompletion(stack, key.apiKey, 'pii-redact', { text: `narrow ${tag}` });
+    await page.setViewportSize(NARROW_VIEWPORT);
+    const fits = async (path: string, status = 200) => {
+      expect([path, await visit(page, path)]).toEqual([path, status]);
+      const { scrollWidth, headerWidth, viewportWidth } = await layoutWidths(page);
+      expect(viewportWidth).toBe(NARROW_VIEWPORT.width);
+      // document.scrollWidth ≤ 390 (nothing sticks out to scroll to), and the header spans the screen.
+      expect({ path, overflow: Math.max(0, scrollWidth - NARROW_VIEWPORT.width), headerWidth }).toEqual({
+        path,
+        overflow: 0,
+        headerWidth: pathOf(page).startsWith('/dashboard/sign-in') ? null : NARROW_VIEWPORT.width,
+      });
+    };
+    await fits('/dashboard/sign-in');
+    await signIn(page, owner);
+    for (const path of [
+      '/dashboard',
+      '/dashboard/keys',
+      '/dashboard/runs',
+      `/dashboard/runs/${run.run_id}`,
+      '/dashboard/usage',
+      '/dashboard/vault',
+      '/dashboard/vault/extractions',
+      '/dashboard/vault/fill',
+      '/dashboard/vault/audit',
+    ]) {
+      await fits(path);
+    }
+    expect(tab.problems).toEqual(NO_PROBLEMS);
+    // The 404 page too (its status shows in the console, as for any 404 document).
+    await fits('/dashboard/no-such-page', 404);
+
+    await visit(page, '/dashboard/runs');
+    await screenshot(page, 'narrow-runs', { viewport: NARROW_VIEWPORT });
+    await visit(page, `/dashboard/runs/${run.run_id}`);
+    await screenshot(page, 'narrow-run-completed', { viewport: NARROW_VIEWPORT });
+    await visit(page, '/dashboard');
+    await screenshot(page, 'narrow-overview', { viewport: NARROW_VIEWPORT });
   });
 });

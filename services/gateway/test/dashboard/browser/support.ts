@@ -35,6 +35,9 @@ const ACTION_TIMEOUT_MS = 20_000;
 /** The fixed viewport of every screenshot (the pages are laid out for it; full page below it). */
 export const VIEWPORT = { width: 1280, height: 900 } as const;
 
+/** A phone's viewport (an iPhone 12-15's CSS width): the narrowest the dashboard is laid out for. */
+export const NARROW_VIEWPORT = { width: 390, height: 844 } as const;
+
 /** Where the screenshots go: docs/dashboard/ of the workspace. */
 export const SCREENSHOT_DIR = join(findWorkspaceRoot(__dirname), 'docs', 'dashboard');
 
@@ -155,15 +158,17 @@ export async function signIn(page: Page, credentials: Credentials): Promise<void
 export interface ScreenshotOptions {
   /** Elements painted over (a key shown once: it has no place in a committed picture). */
   mask?: Locator[];
+  /** Default VIEWPORT; NARROW_VIEWPORT for the phone pictures. */
+  viewport?: { width: number; height: number };
 }
 
-/** A full-page screenshot of the page as it is, at the fixed viewport: docs/dashboard/<name>.png. */
+/** A full-page screenshot of the page as it is, at the fixed viewport (or the one given): docs/dashboard/<name>.png. */
 export async function screenshot(page: Page, name: string, options: ScreenshotOptions = {}): Promise<string> {
   if (!/^[a-z0-9-]+$/.test(name))
     throw new Error(`screenshot name ${name}: lowercase letters, digits, dashes`);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
-  await page.setViewportSize(VIEWPORT);
+  await page.setViewportSize(options.viewport ?? VIEWPORT);
   await page.screenshot({
     path,
     fullPage: true,
@@ -183,6 +188,20 @@ export async function visibleText(locator: Locator): Promise<string> {
 /** The text of the `data-testid` element, trimmed (throws when it is not on the page). */
 export function testIdText(page: Page, testId: string): Promise<string> {
   return visibleText(page.getByTestId(testId));
+}
+
+/** How the page fits its viewport: the document's scroll width, the header's width, the viewport's. */
+export async function layoutWidths(
+  page: Page,
+): Promise<{ scrollWidth: number; headerWidth: number | null; viewportWidth: number }> {
+  return page.evaluate(() => {
+    const header = document.querySelector('header');
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      headerWidth: header === null ? null : Math.round(header.getBoundingClientRect().width),
+      viewportWidth: window.innerWidth,
+    };
+  });
 }
 
 /** The error page's status (`[data-testid=error][data-status]`), or undefined when the page is no error page. */
