@@ -5,7 +5,7 @@ import {
   type ReadinessResponse,
 } from '@svc/contracts';
 import type { Logger } from '@svc/log';
-import express, { type Express } from 'express';
+import express, { type Express, type Request } from 'express';
 import helmet from 'helmet';
 import type { DashboardOptions } from './dashboard/ports';
 import { dashboardErrorPage, dashboardRouter } from './dashboard/router';
@@ -13,9 +13,16 @@ import type { RunOrchestrator } from './domain/run-orchestrator';
 import type { RunWaiting } from './domain/run-waiter';
 import type { UploadsService } from './domain/uploads-service';
 import type { VaultService } from './domain/vault-service';
-import { DEFAULT_CRT_RUN_WAIT_MS, DEFAULT_JSON_BODY_LIMIT, DEFAULT_MCP_RUN_WAIT_MS } from './env';
+import {
+  DEFAULT_BODY_GRACE_MS,
+  DEFAULT_BODY_MIN_BYTES_PER_SECOND,
+  DEFAULT_CRT_RUN_WAIT_MS,
+  DEFAULT_JSON_BODY_LIMIT,
+  DEFAULT_MCP_RUN_WAIT_MS,
+} from './env';
 import { mcpRouter } from './mcp/mcp-router';
 import type { KeyVerifier } from './middleware/auth';
+import { type BodyRateOptions, bodyRate } from './middleware/body-rate';
 import { checkDeprecations, contractHeaders } from './middleware/contract-headers';
 import { errorHandler } from './middleware/errors';
 import { observeRequests, type RequestObserver } from './middleware/metrics';
@@ -70,6 +77,11 @@ export interface AppDeps {
   readonly observeRequest?: RequestObserver;
   /** JSON_BODY_LIMIT, bytes or a size such as "1mb" (default). */
   readonly jsonBodyLimit?: string;
+  /**
+   * BODY_GRACE_MS and BODY_MIN_BYTES_PER_SECOND: the pace under which a request body is cut with 408
+   * (middleware/body-rate.ts; default 20 s, then 500 bytes/s). The upload PUT is never cut by it.
+   */
+  readonly bodyRate?: Pick<BodyRateOptions, 'graceMs' | 'minBytesPerSecond'>;
   /** TRUST_PROXY (default off: X-Forwarded-* are ignored unless a proxy is known to set them). */
   readonly trustProxy?: TrustProxy;
   /** ms since the epoch; default now. */
@@ -101,11 +113,24 @@ export interface AppDeps {
 
 export const SERVICE_NAME = 'gateway';
 
+// Where the upload PUT and GET are mounted (spec §4.7).
+const UPLOADS_PATH = '/api/capability-uploads';
+
+/**
+ * The upload PUT streams its body to the uploads service, whose idle timeout and PUT deadline are
+ * that body's clock (decisions U10, U11): the gateway's minimum body pace does not apply to it.
+ * Lowercased: express matches paths without regard to case.
+ */
+function isUploadPut(req: Request): boolean {
+  return req.method === 'PUT' && req.path.toLowerCase().startsWith(`${UPLOADS_PATH}/`);
+}
+
 /**
  * The gateway's express app, with every dependency injected so tests build it without a network.
  * Order matters: the contract headers first (every answer carries Svc-Contract-Version), request id
  * next (every later line and error carries it), then metrics and the
- * request log, security headers, the routers (JSON bodies are parsed per route: RouteKit.jsonBody),
+ * request log, security headers, the body pace watch (408 for a body that drips), the routers (JSON
+ * bodies are parsed per route: RouteKit.jsonBody),
  * and last 404 and the error mapper, which turns everything (ours, express's, body-parser's) into
  * an ErrorResponse.
  */
@@ -128,6 +153,15 @@ export function createApp(deps: AppDeps): Express {
   if (deps.observeRequest) app.use(observeRequests(deps.observeRequest));
   app.use(requestLog(deps.logger));
   app.use(helmet());
+  // A body's pace is watched from its first moment, whatever answers it (decisions I7): after the
+  // headers above, so a 408 carries them too.
+  app.use(
+    bodyRate({
+      graceMs: deps.bodyRate?.graceMs ?? DEFAULT_BODY_GRACE_MS,
+      minBytesPerSecond: deps.bodyRate?.minBytesPerSecond ?? DEFAULT_BODY_MIN_BYTES_PER_SECOND,
+      exempt: isUploadPut,
+    }),
+  );
   // Before anything that does work for the request: classify it, spend per-address budgets here.
   if (deps.rateLimiter) app.use(deps.rateLimiter.classify);
   // Path, query and headers before any router (422: NUL, unpaired surrogates; safe-input.ts).
@@ -159,7 +193,7 @@ export function createApp(deps: AppDeps): Express {
     { path: '/api/capability-runs', router: capabilityRunsRouter(kit, deps.orchestrator) },
     { path: '/api/capability-runs', router: runArtifactsRouter(kit, deps.orchestrator, deps.uploads) },
     // PUT (upload token, streamed) and GET of an upload (spec §4.7).
-    { path: '/api/capability-uploads', router: capabilityUploadsRouter(kit, deps.uploads, deps.uploadsData) },
+    { path: UPLOADS_PATH, router: capabilityUploadsRouter(kit, deps.uploads, deps.uploadsData) },
     { path: '/api/artifacts', router: artifactDownloadRouter(kit, deps.uploadsData) },
     { path: '/api/account', router: accountRouter(kit.requireAuth, deps.wallet) },
     // The vault (spec §4.15-§4.20); no MCP tools: the spec's tool list has none (decisions VL4).
@@ -194,6 +228,7 @@ export function createApp(deps: AppDeps): Express {
             router: dashboardRouter({
               ...deps.dashboard,
               logger: deps.logger,
+              catalog: deps.catalog,
               wallet: deps.wallet,
               orchestrator: deps.orchestrator,
               uploads: deps.uploads,

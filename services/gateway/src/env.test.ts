@@ -14,6 +14,8 @@ describe('GatewayEnv', () => {
       RPC_TIMEOUT_MS: 3_000,
       CATALOG_CACHE_TTL_MS: 30_000,
       JSON_BODY_LIMIT: '1mb',
+      BODY_GRACE_MS: 20_000,
+      BODY_MIN_BYTES_PER_SECOND: 500,
       TRUST_PROXY: false,
       BUS_PREFIX: 'svc',
       REDIS_URL: 'redis://127.0.0.1:6379',
@@ -24,6 +26,15 @@ describe('GatewayEnv', () => {
       DASHBOARD_SESSION_IDLE_MINUTES: 60,
     });
     expect(loadEnv(GatewayEnv, required).PUBLIC_BASE_URL).toBeUndefined();
+  });
+
+  it('reads the minimum body pace (0 bytes/s: the grace is the whole allowance), and refuses what is not one', () => {
+    const env = loadEnv(GatewayEnv, { ...required, BODY_GRACE_MS: '5000', BODY_MIN_BYTES_PER_SECOND: '0' });
+    expect(env).toMatchObject({ BODY_GRACE_MS: 5_000, BODY_MIN_BYTES_PER_SECOND: 0 });
+    expect(() => loadEnv(GatewayEnv, { ...required, BODY_GRACE_MS: '0' })).toThrow(/BODY_GRACE_MS/);
+    expect(() => loadEnv(GatewayEnv, { ...required, BODY_MIN_BYTES_PER_SECOND: '1.5' })).toThrow(
+      /BODY_MIN_BYTES_PER_SECOND/,
+    );
   });
 
   it('reads PUBLIC_BASE_URL without its trailing slash, and refuses what cannot be a base', () => {

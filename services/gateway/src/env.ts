@@ -25,6 +25,10 @@ export const DEFAULT_JSON_BODY_LIMIT = '1mb';
 export const DEFAULT_CRT_RUN_WAIT_MS = 55_000;
 // ms: under the MCP SDK client's default 60 s request timeout, with room for the answer.
 export const DEFAULT_MCP_RUN_WAIT_MS = 25_000;
+// The minimum pace of a request body (middleware/body-rate.ts, decisions I7): Apache httpd's
+// mod_reqtimeout defaults (`body=20,MinRate=500`): 20 s, then 1 s more per 500 bytes received.
+export const DEFAULT_BODY_GRACE_MS = 20_000;
+export const DEFAULT_BODY_MIN_BYTES_PER_SECOND = 500;
 
 const TrustProxy = z
   .string()
@@ -150,6 +154,14 @@ export const GatewayEnv = z.object({
   ),
   JSON_BODY_LIMIT: BodyLimit.describe(
     'Largest JSON request body: bytes, or a number with b/kb/mb (at most 100mb); larger bodies get 413.',
+  ),
+  // A request body that drips (issue 23 item 15): cut with 408 once it is behind this pace; the upload
+  // PUT is exempt (its clock is the uploads service's UPLOAD_IDLE_TIMEOUT_MS and UPLOAD_PUT_TIMEOUT_MS).
+  BODY_GRACE_MS: durationMs(DEFAULT_BODY_GRACE_MS).describe(
+    'ms every request body gets to arrive before its pace counts (BODY_MIN_BYTES_PER_SECOND extends it); a slower body gets 408. Not the upload PUT.',
+  ),
+  BODY_MIN_BYTES_PER_SECOND: intInRange(0, 1_000_000_000, DEFAULT_BODY_MIN_BYTES_PER_SECOND).describe(
+    'Each this many bytes of a request body received extend BODY_GRACE_MS by 1 s (0: a body must arrive within BODY_GRACE_MS).',
   ),
   TRUST_PROXY: TrustProxy.describe(
     "express's `trust proxy`: false (X-Forwarded-For ignored), true (every hop), a hop count, or addresses/subnets.",

@@ -5,6 +5,7 @@ import { API_VERSION, CONTRACT_VERSION_HEADER, platformCatalog, RPC_SERVICES } f
 import { NotFoundError } from '@svc/errors';
 import { type Closable, defineService, listenHttp, readinessReporter } from '@svc/service-kit';
 import { createApp, SERVICE_NAME } from './app';
+import { oneTimeNotes, redisNoteStorage } from './dashboard/one-time-notes';
 import { redisSignInThrottle, signInGate } from './dashboard/sign-in/throttle';
 import { CatalogCache } from './domain/catalog-cache';
 import type { RunOrchestrator } from './domain/run-orchestrator';
@@ -200,6 +201,7 @@ defineService({
       }),
       observeRequest: createRequestMetrics(health.registry),
       jsonBodyLimit: env.JSON_BODY_LIMIT,
+      bodyRate: { graceMs: env.BODY_GRACE_MS, minBytesPerSecond: env.BODY_MIN_BYTES_PER_SECOND },
       trustProxy: env.TRUST_PROXY,
       mcpAllowedHosts: env.MCP_ALLOWED_HOSTS,
       mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS,
@@ -231,6 +233,8 @@ defineService({
         ),
         apiKeys: keyStore,
         keyRevoked: (keyId) => publishEvent(bus, 'apikey.revoked', { key_id: keyId }),
+        // A new key, shown once after the create form's redirect: sealed beside the session in Redis.
+        oneTimeNotes: oneTimeNotes(redisNoteStorage({ redis: bus.redis, prefix: env.BUS_PREFIX })),
       },
       // Budgets counted in Redis on the bus's producer connection, shared by every gateway process.
       rateLimiter: new GatewayRateLimiter(

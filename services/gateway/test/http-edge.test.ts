@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { ErrorResponse } from '@svc/contracts';
 import { ValidationError } from '@svc/errors';
 import { Router } from 'express';
@@ -173,6 +174,38 @@ describe('gateway HTTP edge', () => {
         await post('{"text":"hi"}', { 'content-type': 'application/json', 'content-encoding': 'snappy' }),
         415,
       );
+    });
+
+    it("answers a gzip/deflate/br body that does not decompress with 400 in our words, not zlib's (issue 23 item 15)", async () => {
+      // In jest's module sandbox zlib's error is not an `Error` of the sandbox, so http-errors wraps
+      // it (message "Bad Request") instead of exposing zlib's words as a real process does;
+      // body-pace.int.test.ts checks the words against a real gateway process.
+      const json = '{"text":"hi"}';
+      const gzipped = gzipSync(json);
+      const send = (body: Uint8Array, encoding: string) =>
+        app.fetch('/test/echo', {
+          method: 'POST',
+          body: body as Uint8Array<ArrayBuffer>,
+          headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        });
+      // A well-formed gzip body is read as usual.
+      const fine = await send(gzipped, 'gzip');
+      expect(fine.status).toBe(200);
+      expect(await fine.json()).toEqual({ ok: true, echoed: 'hi' });
+      const corrupt: Array<[string, Uint8Array]> = [
+        ['gzip', Buffer.from(json)], // zlib: "incorrect header check"
+        ['gzip', gzipped.subarray(0, gzipped.length - 6)], // zlib: "unexpected end of file"
+        ['deflate', Buffer.from('not deflate at all')],
+        ['br', Buffer.from('not brotli at all, not at all')], // zlib: "Decompression failed"
+      ];
+      for (const [encoding, body] of corrupt) {
+        const error = await expectError(
+          await send(body, encoding),
+          400,
+          'malformed request body: it does not decompress as its Content-Encoding says',
+        );
+        expect(error).not.toMatch(/header check|end of file|Decompression failed/);
+      }
     });
 
     it('leaves bodies alone where none is expected: 405/404 win over a malformed body', async () => {

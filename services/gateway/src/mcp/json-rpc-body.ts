@@ -48,6 +48,8 @@ export async function readJsonRpcBody(req: Request, res: GatewayResponse): Promi
       readText(req, res, (err?: unknown) => (err === undefined ? resolve() : reject(err)));
     });
   } catch (err) {
+    // Answered already: a body too slow was cut with 408 (middleware/body-rate.ts).
+    if (res.headersSent) return undefined;
     const status = ClientErrorStatus.safeParse(err).data?.status ?? 400;
     const message = status === 413 ? requestBodyTooLargeMessage(MAX_BODY_BYTES) : 'Bad request body';
     sendJsonRpcError(res, status, TRANSPORT_ERROR, message);

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import { AppError, BadRequestError, PayloadTooLargeError, toErrorResponse } from '@svc/errors';
 import type { NextFunction, Request } from 'express';
 import type { GatewayResponse } from '../locals';
+import { cutForSlowBody } from './body-rate';
 
 // s: when a client should retry after a 503 (decisions.md D1/P1). Registry or wallet restarts and
 // Redis blips are over in seconds; longer outages just get more retries.
@@ -27,6 +28,21 @@ function isHttpErrorLike(err: unknown): err is HttpErrorLike {
 }
 
 /**
+ * An error of Node itself that body-parser passed on as a 400 with its message exposed: zlib's, when
+ * a gzip/deflate/br body does not decompress (`Z_DATA_ERROR` "incorrect header check", `Z_BUF_ERROR`
+ * "unexpected end of file", brotli's `ERR__ERROR_FORMAT_…`), or the socket's. Both carry a numeric
+ * `errno` and a string `code`; their words are not ours to send (issue 23 item 15).
+ */
+function nodeErrorCode(err: object): string | undefined {
+  if (!('errno' in err) || typeof err.errno !== 'number') return undefined;
+  return 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+}
+
+function isDecompressionCode(code: string): boolean {
+  return code.startsWith('Z_') || code.startsWith('ERR__ERROR');
+}
+
+/**
  * Turns what express and its middleware throw into our AppError family, so that every error body is
  * the spec's ErrorResponse (§2.6, §7.1). Messages are ours, not the library's: body-parser's parse
  * error quotes the offending body, which may contain secrets.
@@ -35,6 +51,14 @@ export function normaliseError(err: unknown, bodyLimit: string): unknown {
   if (err instanceof AppError || !isHttpErrorLike(err)) return err;
   // The router's failure to decode a path parameter (e.g. `%E0%A4%A`): a URIError with status 400.
   if (err instanceof URIError) return new BadRequestError('malformed percent-encoding in the URL path');
+  const nodeCode = nodeErrorCode(err);
+  if (nodeCode !== undefined && err.status < 500) {
+    return new BadRequestError(
+      isDecompressionCode(nodeCode)
+        ? 'malformed request body: it does not decompress as its Content-Encoding says'
+        : 'request body could not be read',
+    );
+  }
   switch (err.type) {
     case 'entity.parse.failed':
       return new BadRequestError('malformed JSON body');
@@ -66,6 +90,9 @@ export function normaliseError(err: unknown, bodyLimit: string): unknown {
 export function errorHandler(bodyLimit: string) {
   return (err: unknown, _req: Request, res: GatewayResponse, next: NextFunction): void => {
     if (res.headersSent) {
+      // Answered 408 already (body-rate.ts), its connection closing: the reader of the body failing
+      // now is expected, nothing to report.
+      if (cutForSlowBody(res)) return;
       // Too late for a body: let express abort the connection.
       next(err);
       return;

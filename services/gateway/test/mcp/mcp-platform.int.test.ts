@@ -98,6 +98,20 @@ it('quotes and runs pii-redact (paid) through tools, and the run completes and i
   expect(balance).toEqual(restBalance.json);
 });
 
+it("points a paid run without quote_id at svc_tool_quote in the orchestrator's own refusal (issue 23 item 13)", async () => {
+  const client = await connect(payer);
+  const refused = await callTool(client, 'svc_tool_run', {
+    slug: 'pii-redact',
+    input: { text: PII_TEXT },
+    idempotency_key: 'mcp-int-no-quote-1',
+  });
+  expect(refused.isError).toBe(true);
+  expect(firstText(refused)).toBe(
+    'quote_id is required for paid capabilities: quote this input first ' +
+      '(svc_tool_quote with the same slug and input, then pass its quote.quote_id to svc_tool_run)',
+  );
+});
+
 it('runs crt through tools and waits for the result from the (fake) CT providers', async () => {
   const client = await connect(payer);
   const ran = await callTool(client, 'svc_tool_run', {

@@ -113,6 +113,33 @@ describe('MCP tools (app harness)', () => {
     expect(again.structuredContent).toMatchObject({ idempotent_replay: true, run_id: quote.quote_id });
   });
 
+  it('points a paid run without quote_id at svc_tool_quote, not at the REST route (issue 23 item 13)', async () => {
+    const client = await connect(app.keys.payer);
+    const input = { text: 'mail me at a@example.com' };
+    const refused = await callTool(client, 'svc_tool_run', { slug: 'pii-redact', input });
+    expect(refused.isError).toBe(true);
+    expect(firstText(refused)).toBe(
+      'quote_id is required for paid capabilities: quote this input first ' +
+        '(svc_tool_quote with the same slug and input, then pass its quote.quote_id to svc_tool_run)',
+    );
+    // Nothing was recorded (a 4xx): no made-up key to retry with.
+    expect(refused.content).toHaveLength(1);
+    // REST keeps its own route in the words.
+    const rest = await app.fetch('/api/capabilities/pii-redact/run', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${app.keys.payer}`,
+        'content-type': 'application/json',
+        'idempotency-key': 'rest-no-quote-1',
+      },
+      body: JSON.stringify({ input }),
+    });
+    expect(rest.status).toBe(422);
+    expect(await errorOf(rest)).toBe(
+      'quote_id is required for paid capabilities: quote this input first (POST /api/capabilities/pii-redact/quote)',
+    );
+  });
+
   it('makes up an idempotency key when none is given, and says so', async () => {
     const client = await connect(app.keys.payer);
     const result = await callTool(client, 'svc_tool_run', { slug: 'crt-batch-plan', input: { apexes: [] } });

@@ -10,7 +10,8 @@ export interface RawAnswer {
 // ms: a server that never answers fails the test here rather than at jest's timeout.
 const ANSWER_TIMEOUT_MS = 10_000;
 
-function parseAnswer(raw: string): RawAnswer {
+/** The status line, headers and body of the first response in `raw`. */
+export function parseAnswer(raw: string): RawAnswer {
   const split = raw.indexOf('\r\n\r\n');
   if (split < 0) throw new Error(`no complete HTTP response head in ${JSON.stringify(raw.slice(0, 200))}`);
   const [statusLine = '', ...lines] = raw.slice(0, split).split('\r\n');

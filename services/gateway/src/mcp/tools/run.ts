@@ -6,7 +6,7 @@ import {
   type RunRecord,
   type RunRequest,
 } from '@svc/contracts';
-import { toErrorResponse } from '@svc/errors';
+import { isAppError, toErrorResponse, ValidationError } from '@svc/errors';
 import { startCapabilityRun } from '../../domain/capability-runs';
 import { runCrt } from '../../domain/crt-run';
 import { crtRunAnswer } from '../../domain/crt-run-answer';
@@ -82,6 +82,25 @@ async function startAndWait(
   return { ...started, run };
 }
 
+/**
+ * The orchestrator refuses a paid run without `quote_id` in REST's words, naming the route to quote
+ * with (`… (POST /api/capabilities/pii-redact/quote)`, start-capability-run.ts). An agent quotes with
+ * a tool, so the tool's answer names that tool instead (issue 23 item 13); every other error keeps
+ * the REST words (decisions M4).
+ */
+const QUOTE_ROUTE_ADVICE =
+  /^(quote_id is required for paid capabilities: .*)\(POST \/api\/capabilities\/[^/\s)]+\/quote\)$/;
+
+function inToolWords(err: unknown): unknown {
+  if (!isAppError(err) || err.status !== 422) return err;
+  const advice = QUOTE_ROUTE_ADVICE.exec(err.message);
+  if (advice === null) return err;
+  return new ValidationError(
+    `${advice[1]}(svc_tool_quote with the same slug and input, then pass its quote.quote_id to svc_tool_run)`,
+    { cause: err },
+  );
+}
+
 /** `svc_tool_run` = POST /api/capabilities/{slug}/run (crt: POST /api/capabilities/crt/run). */
 export const runTool = defineTool({
   ...McpRunTool,
@@ -100,7 +119,7 @@ export const runTool = defineTool({
           `no idempotency_key was given; used "${key}" — pass it again to retry safely`,
         );
       }
-      throw err;
+      throw inToolWords(err);
     }
     // The REST crt route's error of a failed or cancelled run (502/500/409): its outcome is known,
     // so the key would only replay it.
