@@ -2,23 +2,18 @@
 // registry over the bus), beside a bare express "hello" measured in the same run, so the
 // platform's overhead reads as a ratio that holds across machines.
 import { createPrismaClient } from '@svc/db';
-import { insertSyntheticCapabilities, startTestStack } from '@svc/testkit';
+import { insertSyntheticCapabilities } from '@svc/testkit';
 import { startHelloServer } from './child-server';
 import { type LoadOptions, type LoadResult, measure } from './load';
 import { formatTable } from './report';
-import { BENCH_START_TIMEOUT_MS } from './stack-start';
+import { startBenchStack } from './stack-start';
 
 /** Synthetic capabilities added for the at-scale rows (issue: search stays fast at 10,000). */
 const CATALOG_SIZE = 10_000;
 
 export async function benchCatalog(options: LoadOptions): Promise<void> {
-  // LOG_LEVEL warn: at info the gateway writes one line per request, which would measure our log
-  // pipe (the harness captures every line in memory) more than the platform.
-  const stack = await startTestStack({
+  const stack = await startBenchStack({
     services: ['gateway', 'registry', 'wallet'],
-    env: { LOG_LEVEL: 'warn' },
-    quiet: true,
-    startTimeoutMs: BENCH_START_TIMEOUT_MS,
   });
   const hello = await startHelloServer();
   try {

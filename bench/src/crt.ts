@@ -5,14 +5,14 @@
 // a bare BullMQ round trip is measured in the same run, before the phases, as the baseline the
 // crt figures are a ratio of.
 
-import { type StackReplica, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
+import type { StackReplica, TestApiKey, TestStack } from '@svc/testkit';
 import type { Client } from 'pg';
 import { measureBullmqRoundTrip } from './bullmq-baseline';
 import { announcedString, type ChildServer, startChildServer } from './child-server';
 import { type CrtPhase, formatCrtReport } from './crt-report';
 import { connectRunsDatabase, type RunTimeSplit, runTimeSplit, waitForRunsToSettle } from './crt-run-stats';
 import { type LoadOptions, type LoadTarget, measure } from './load';
-import { BENCH_START_TIMEOUT_MS } from './stack-start';
+import { startBenchStack } from './stack-start';
 import { announcedWorkers } from './worker-heartbeats';
 
 /** Distinct apexes the requests cycle through (the fake provider sizes its answer per apex). */
@@ -117,17 +117,14 @@ export async function benchCrt(options: LoadOptions): Promise<void> {
   let db: Client | undefined;
   const replicas: StackReplica[] = [];
   try {
-    // LOG_LEVEL warn as in the catalog bench; the cache off so every run calls the provider.
-    stack = await startTestStack({
+    // The cache off so every run calls the provider.
+    stack = await startBenchStack({
       services: ['registry', 'wallet', 'orchestrator', 'worker', 'gateway'],
       env: {
-        LOG_LEVEL: 'warn',
         CRT_SH_URL: announcedString(providers, 'crtShUrl'),
         CERTSPOTTER_URL: announcedString(providers, 'certSpotterUrl'),
         CRT_CACHE_TTL_MS: '0',
       },
-      quiet: true,
-      startTimeoutMs: BENCH_START_TIMEOUT_MS,
     });
     db = await connectRunsDatabase(stack.databaseUrl);
     const apexes = benchApexes(APEX_COUNT);

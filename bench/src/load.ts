@@ -94,15 +94,10 @@ function statusCounts(result: autocannon.Result): Record<string, number> {
   return counts;
 }
 
-/** A warm-up run (discarded: JIT, connection pools, caches), then the measured run. */
-export async function measure(target: LoadTarget, options: LoadOptions): Promise<LoadResult> {
-  if (options.warmupSeconds > 0) await run(target, options.connections, options.warmupSeconds, () => {});
-  let rejected = 0;
-  const result = await run(target, options.connections, options.durationSeconds, () => {
-    rejected += 1;
-  });
+/** autocannon's summary of one run as the bench's LoadResult (`rejected`: answers acceptBody refused). */
+export function toLoadResult(name: string, result: autocannon.Result, rejected: number): LoadResult {
   return {
-    name: target.name,
+    name,
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
@@ -115,6 +110,16 @@ export async function measure(target: LoadTarget, options: LoadOptions): Promise
     durationSeconds: result.duration,
     rejected,
   };
+}
+
+/** A warm-up run (discarded: JIT, connection pools, caches), then the measured run. */
+export async function measure(target: LoadTarget, options: LoadOptions): Promise<LoadResult> {
+  if (options.warmupSeconds > 0) await run(target, options.connections, options.warmupSeconds, () => {});
+  let rejected = 0;
+  const result = await run(target, options.connections, options.durationSeconds, () => {
+    rejected += 1;
+  });
+  return toLoadResult(target.name, result, rejected);
 }
 
 /** Two halves of one target's measurement as one result: counts summed, rates over the summed time. */

@@ -6,19 +6,15 @@
 // own, so MCP minus REST describe is the key check plus the MCP layer: JSON-RPC parsing, the
 // per-request server, tool dispatch and the framing of the answer. Issue 15: REST describe and MCP
 // are measured alternately (measureAgainst) and their ratio printed beside the target (≥ 0.5×).
-import { startTestStack } from '@svc/testkit';
 import { type LoadOptions, type LoadResult, measure, measureAgainst } from './load';
 import { formatTable, ratioLine } from './report';
-import { BENCH_START_TIMEOUT_MS } from './stack-start';
+import { startBenchStack } from './stack-start';
 
 const PROTOCOL_VERSION = '2025-11-25';
 
 export async function benchMcp(options: LoadOptions): Promise<void> {
-  const stack = await startTestStack({
+  const stack = await startBenchStack({
     services: ['gateway', 'registry', 'wallet'],
-    env: { LOG_LEVEL: 'warn' },
-    quiet: true,
-    startTimeoutMs: BENCH_START_TIMEOUT_MS,
   });
   try {
     const key = await stack.createApiKey({ scopes: ['capabilities:read'], clientName: 'bench-mcp' });

@@ -5,14 +5,14 @@
 // connections, with 1 worker process and then 2. The runs' own timestamps say how long the work
 // behind each accepted run took. Issue 15: a bare BullMQ round trip measured in the same run is the
 // baseline; pairs/s ÷ round trips/s is compared with the same ratio measured before issue 15.
-import { type StackReplica, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
+import type { StackReplica, TestApiKey, TestStack } from '@svc/testkit';
 import type { Client } from 'pg';
 import { describeRoundTrip, measureBullmqRoundTrip, type RoundTripResult } from './bullmq-baseline';
 import { connectRunsDatabase, runTimeSplit, waitForRunsToSettle } from './crt-run-stats';
 import type { LoadOptions } from './load';
 import { measurePairs, type PairLoadResult } from './quote-run-load';
 import { formatColumns, formatRatio } from './report';
-import { BENCH_START_TIMEOUT_MS } from './stack-start';
+import { startBenchStack } from './stack-start';
 import { announcedWorkers } from './worker-heartbeats';
 
 const WORKER_COUNTS = [1, 2] as const;
@@ -207,11 +207,8 @@ export async function benchPii(options: LoadOptions): Promise<void> {
   let db: Client | undefined;
   const replicas: StackReplica[] = [];
   try {
-    stack = await startTestStack({
+    stack = await startBenchStack({
       services: ['registry', 'wallet', 'orchestrator', 'worker', 'gateway'],
-      env: { LOG_LEVEL: 'warn' },
-      quiet: true,
-      startTimeoutMs: BENCH_START_TIMEOUT_MS,
     });
     db = await connectRunsDatabase(stack.databaseUrl);
     await preflight(stack);

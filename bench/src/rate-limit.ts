@@ -8,10 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureRedis, freePort } from '@svc/devstack';
-import { startTestStack } from '@svc/testkit';
 import { type ChildServer, startChildServer } from './child-server';
 import { type LoadOptions, type LoadResult, measure } from './load';
 import { formatTable } from './report';
+import { startBenchStack } from './stack-start';
 
 // Sequential requests for the command count: enough that a one-off (a script load) rounds away.
 const COUNTED_REQUESTS = 500;
@@ -79,11 +79,10 @@ export async function benchRateLimit(options: LoadOptions): Promise<void> {
   const redis = await ensureRedis({ redisUrl: `redis://127.0.0.1:${await freePort()}`, dataDir });
   const plain = await startLimiterServer(false, redis.url);
   const limited = await startLimiterServer(true, redis.url);
-  const stack = await startTestStack({
+  const stack = await startBenchStack({
     services: ['gateway', 'registry', 'wallet'],
-    // LOG_LEVEL warn: see catalog.ts. The multiplier keeps every budget out of reach of one machine.
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_MULTIPLIER: '1000000' },
-    quiet: true,
+    // The multiplier keeps every budget out of reach of one machine.
+    env: { RATE_LIMIT_MULTIPLIER: '1000000' },
   });
   try {
     const plainRuns: LoadResult[] = [];

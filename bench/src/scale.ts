@@ -16,19 +16,13 @@ import { type Bus, createBus, enqueueJob } from '@svc/bus';
 import { type JobPayloadInput, jobCatalog, type MessageCatalog, messageCatalog } from '@svc/capabilities';
 import { UploadSessionResponse } from '@svc/contracts';
 import { createLogger } from '@svc/log';
-import {
-  type StackReplica,
-  startTestStack,
-  type TestApiKey,
-  type TestStack,
-  testBusEncryptionKeys,
-} from '@svc/testkit';
+import { type StackReplica, type TestApiKey, type TestStack, testBusEncryptionKeys } from '@svc/testkit';
 import type { Client } from 'pg';
 import { type CpuWindow, startCpuWindow } from './cpu-usage';
 import { connectRunsDatabase } from './crt-run-stats';
 import type { LoadOptions } from './load';
 import { formatColumns, ratioLine } from './report';
-import { BENCH_START_TIMEOUT_MS } from './stack-start';
+import { startBenchStack } from './stack-start';
 import { announcedWorkers } from './worker-heartbeats';
 
 const SLUG = 'csv-profile';
@@ -367,11 +361,8 @@ export async function benchScale(_options: LoadOptions): Promise<void> {
   let bus: Bus<MessageCatalog> | undefined;
   const replicas: StackReplica[] = [];
   try {
-    stack = await startTestStack({
+    stack = await startBenchStack({
       services: ['registry', 'wallet', 'orchestrator', 'uploads', 'worker', 'gateway'],
-      env: { LOG_LEVEL: 'warn' },
-      quiet: true,
-      startTimeoutMs: BENCH_START_TIMEOUT_MS,
     });
     db = await connectRunsDatabase(stack.databaseUrl);
     bus = createBus({

@@ -14,7 +14,7 @@
 // client's own history (the current month's captures, ~7% of a year's).
 import { loadavg } from 'node:os';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
-import { startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
+import type { TestApiKey, TestStack } from '@svc/testkit';
 import type { Client } from 'pg';
 // The wallet's own statement code, called directly for the rows without HTTP and bus: the same
 // function its RPC handler runs (bench is not a dependency of the wallet, so a path, not a package).
@@ -23,7 +23,7 @@ import { connectRunsDatabase } from './crt-run-stats';
 import { type LoadOptions, type LoadResult, measure } from './load';
 import { percentile } from './quote-run-load';
 import { formatColumns, ratioLine } from './report';
-import { BENCH_START_TIMEOUT_MS } from './stack-start';
+import { startBenchStack } from './stack-start';
 
 const SIZES = [1_000, 1_000_000] as const;
 /** Run ids of the heavy client read by the run-status load (cycled). */
@@ -389,11 +389,8 @@ export async function benchStoredRuns(options: LoadOptions): Promise<void> {
   let db: Client | undefined;
   let prisma: PrismaClient | undefined;
   try {
-    stack = await startTestStack({
+    stack = await startBenchStack({
       services: ['registry', 'wallet', 'orchestrator', 'worker', 'gateway'],
-      env: { LOG_LEVEL: 'warn' },
-      quiet: true,
-      startTimeoutMs: BENCH_START_TIMEOUT_MS,
     });
     db = await connectRunsDatabase(stack.databaseUrl);
     prisma = createPrismaClient(stack.databaseUrl, { max: 1 });

@@ -12,12 +12,12 @@
 // that drifts during the run weighs on the baseline and the vault rows alike.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { startTestStack, type TestStack } from '@svc/testkit';
+import type { TestStack } from '@svc/testkit';
 import autocannon from 'autocannon';
-import { type LoadOptions, type LoadResult, measure } from './load';
+import { type LoadOptions, type LoadResult, measure, toLoadResult } from './load';
 import { percentile } from './quote-run-load';
 import { formatColumns, formatTable, ratioLine } from './report';
-import { BENCH_START_TIMEOUT_MS } from './stack-start';
+import { startBenchStack } from './stack-start';
 import { onePagePdfForm } from './vault-pdf-form';
 
 const VAULT_SCOPES = ['vault:read', 'vault:write', 'vault:fill', 'uploads:write', 'artifacts:read'];
@@ -53,27 +53,6 @@ async function post(stack: TestStack, apiKey: string, path: string, json: unknow
     throw new Error(`vault bench: POST ${path} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
   }
   return answer;
-}
-
-/** autocannon's summary as the bench's LoadResult (load.ts's own conversion is private to it). */
-function loadResult(name: string, result: autocannon.Result): LoadResult {
-  const statusCounts: Record<string, number> = {};
-  for (const [status, stats] of Object.entries(result.statusCodeStats ?? {}))
-    statusCounts[status] = stats.count ?? 0;
-  return {
-    name,
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    meanMs: result.latency.mean,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCounts,
-    durationSeconds: result.duration,
-    rejected: 0,
-  };
 }
 
 /** Which writing client request n creates its field for. */
@@ -116,7 +95,7 @@ function writeRunner(stack: TestStack, apiKeys: readonly string[], choice: KeyCh
     });
   return async (name: string, options: LoadOptions): Promise<LoadResult> => {
     if (options.warmupSeconds > 0) await run(options.connections, options.warmupSeconds);
-    const result = loadResult(name, await run(options.connections, options.durationSeconds));
+    const result = toLoadResult(name, await run(options.connections, options.durationSeconds), 0);
     if (n > FIELDS_PER_CLIENT * apiKeys.length) {
       console.warn(
         `[bench vault] ${n} writes outran ${apiKeys.length} writing clients: later ones were refused`,
@@ -222,12 +201,8 @@ async function uploadForm(stack: TestStack, apiKey: string, bytes: Buffer): Prom
 }
 
 export async function benchVault(options: LoadOptions): Promise<void> {
-  // LOG_LEVEL warn: at info the gateway writes one line per request (see catalog.ts).
-  const stack = await startTestStack({
+  const stack = await startBenchStack({
     services: ['registry', 'wallet', 'orchestrator', 'uploads', 'vault', 'gateway'],
-    env: { LOG_LEVEL: 'warn' },
-    quiet: true,
-    startTimeoutMs: BENCH_START_TIMEOUT_MS,
   });
   try {
     const tag = randomBytes(3).toString('hex');

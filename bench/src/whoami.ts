@@ -2,19 +2,14 @@
 // the answer is built from the verified key) beside a bare express 5 + helmet app, each in its own
 // process, at the same connections, measured alternately in the same run (measureAgainst).
 // Target: whoami ≥ 0.5× the bare app.
-import { startTestStack } from '@svc/testkit';
 import { startHelloServer } from './child-server';
 import { type LoadOptions, measureAgainst } from './load';
 import { formatTable, ratioLine } from './report';
-import { BENCH_START_TIMEOUT_MS } from './stack-start';
+import { startBenchStack } from './stack-start';
 
 export async function benchWhoami(options: LoadOptions): Promise<void> {
-  // LOG_LEVEL warn: at info the gateway writes one line per request (see catalog.ts).
-  const stack = await startTestStack({
+  const stack = await startBenchStack({
     services: ['gateway', 'registry', 'wallet'],
-    env: { LOG_LEVEL: 'warn' },
-    quiet: true,
-    startTimeoutMs: BENCH_START_TIMEOUT_MS,
   });
   const hello = await startHelloServer();
   try {

@@ -1,23 +1,11 @@
 import { isUniqueViolation, type PrismaClient } from '@svc/db';
+import { ACCOUNT_ROLES, type AccountRole, isAccountRole, normalizeEmail } from './account-roles';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './password';
-
-/** Dashboard roles (issue 18); what each may see is the gateway's business (dashboard/roles.ts). */
-export const ACCOUNT_ROLES = ['owner', 'developer', 'viewer'] as const;
-export type AccountRole = (typeof ACCOUNT_ROLES)[number];
-
-export function isAccountRole(value: string): value is AccountRole {
-  return (ACCOUNT_ROLES as readonly string[]).includes(value);
-}
 
 const MAX_EMAIL_LENGTH = 254; // RFC 5321's path limit
 // Deliberately loose: one @, something on each side, a dot in the domain, no spaces. The address is
 // a sign-in name; nothing is ever sent to it, so a stricter check would only refuse real addresses.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$|^[^\s@]+@localhost$/;
-
-/** Emails are compared and stored trimmed and lowercased. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
 
 /** Thrown by `create` when the email already has an account (any client). */
 export class AccountExistsError extends Error {
@@ -38,8 +26,8 @@ export class AccountNotFoundError extends Error {
 /** An account as read (never its password hash). */
 export interface DashboardAccount {
   id: string;
+  /** auth.clients.id of the client the person signs in for (no join: another service's schema). */
   clientId: string;
-  clientName: string;
   email: string;
   /** One of ACCOUNT_ROLES for rows this store wrote; kept a string so an unknown role is visible. */
   role: string;
@@ -69,7 +57,6 @@ const ACCOUNT_SELECT = {
   createdAt: true,
   disabledAt: true,
   passwordChangedAt: true,
-  client: { select: { name: true } },
 } as const;
 
 type AccountRow = {
@@ -80,14 +67,12 @@ type AccountRow = {
   createdAt: Date;
   disabledAt: Date | null;
   passwordChangedAt: Date;
-  client: { name: string };
 };
 
 function toAccount(row: AccountRow): DashboardAccount {
   return {
     id: row.id,
     clientId: row.clientId,
-    clientName: row.client.name,
     email: row.email,
     role: row.role,
     createdAt: row.createdAt,
@@ -96,7 +81,7 @@ function toAccount(row: AccountRow): DashboardAccount {
   };
 }
 
-/** Dashboard accounts (`auth.dashboard_accounts`). */
+/** Dashboard accounts (`dashboard.accounts`, the dashboard process's schema). */
 export class AccountStore {
   private readonly now: () => Date;
 
@@ -109,7 +94,8 @@ export class AccountStore {
 
   /**
    * Creates an account. Throws RangeError (bad email or role), PasswordPolicyError, and
-   * AccountExistsError when the email is taken. The client must exist (foreign key).
+   * AccountExistsError when the email is taken. The client is not checked here (no foreign key into
+   * the gateway's `auth` schema): the admin CLI and the launcher resolve it first.
    */
   async create(input: CreateAccountInput): Promise<DashboardAccount> {
     const email = normalizeEmail(input.email);
@@ -168,12 +154,12 @@ export class AccountStore {
     return row === null ? null : toAccount(row);
   }
 
-  /** Accounts ordered by client name then email, optionally of one client (by name). */
-  async list(filter: { clientName?: string } = {}): Promise<DashboardAccount[]> {
+  /** Accounts ordered by client id then email, optionally of one client. */
+  async list(filter: { clientId?: string } = {}): Promise<DashboardAccount[]> {
     const rows = await this.prisma.dashboardAccount.findMany({
-      where: filter.clientName === undefined ? {} : { client: { name: filter.clientName.trim() } },
+      where: filter.clientId === undefined ? {} : { clientId: filter.clientId },
       select: ACCOUNT_SELECT,
-      orderBy: [{ client: { name: 'asc' } }, { email: 'asc' }],
+      orderBy: [{ clientId: 'asc' }, { email: 'asc' }],
     });
     return rows.map(toAccount);
   }

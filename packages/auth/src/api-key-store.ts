@@ -1,6 +1,6 @@
 import type { Scope } from '@svc/contracts';
 import { isUniqueViolation, type Prisma, type PrismaClient } from '@svc/db';
-import { generateApiKey, parseApiKey } from './api-key-format';
+import { type GeneratedApiKey, generateApiKey, parseApiKey } from './api-key-format';
 import { parseScopes, scopesFromStored } from './scopes';
 import { digestsEqual, hashSecret } from './secret-hash';
 
@@ -85,6 +85,44 @@ function cleanName(value: string, what: string): string {
   return trimmed;
 }
 
+/** What a new key row holds besides its key and client, checked once by `keyFields`. */
+interface KeyFields {
+  scopes: Scope[];
+  label: string | null;
+  expiresAt: Date | null;
+}
+
+/** The auth.api_keys row of a fresh key: only SHA-256 of its secret is stored. */
+function keyRow(
+  key: GeneratedApiKey,
+  clientId: string,
+  fields: KeyFields,
+): Prisma.ApiKeyUncheckedCreateInput {
+  return {
+    keyId: key.keyId,
+    clientId,
+    // Copied into a plain Uint8Array: Prisma's Bytes type wants an ArrayBuffer-backed view.
+    secretHash: new Uint8Array(hashSecret(key.secret)),
+    ...fields,
+  };
+}
+
+/**
+ * Runs `insert` with a fresh key, again with another one (and a fresh transaction) after a unique
+ * violation, at most CREATE_ATTEMPTS times; any other error is thrown at once.
+ */
+export async function insertWithFreshKey<T>(insert: (key: GeneratedApiKey) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await insert(generateApiKey());
+    } catch (err) {
+      if (attempt >= CREATE_ATTEMPTS || !isUniqueViolation(err)) {
+        throw err;
+      }
+    }
+  }
+}
+
 /** API keys and their clients in the `auth` schema. */
 export class ApiKeyStore {
   private readonly now: () => Date;
@@ -108,43 +146,21 @@ export class ApiKeyStore {
     options: { withinTransaction?: CreateApiKeyHook } = {},
   ): Promise<CreatedApiKey> {
     const clientName = cleanName(input.clientName, 'client name');
-    const scopes = parseScopes(input.scopes);
-    if (scopes.length === 0) {
-      throw new RangeError('a key needs at least one scope');
-    }
-    const label = input.label == null || input.label.trim() === '' ? null : cleanName(input.label, 'label');
-    const expiresAt = this.checkExpiry(input.expiresAt ?? null);
+    const fields = this.keyFields(input);
 
-    for (let attempt = 1; ; attempt += 1) {
-      const key = generateApiKey();
-      try {
-        return await this.prisma.$transaction(async (tx) => {
-          const client = await tx.client.upsert({
-            where: { name: clientName },
-            create: { name: clientName },
-            update: {},
-          });
-          await tx.apiKey.create({
-            data: {
-              keyId: key.keyId,
-              clientId: client.id,
-              // Copied into a plain Uint8Array: Prisma's Bytes type wants an ArrayBuffer-backed view.
-              secretHash: new Uint8Array(hashSecret(key.secret)),
-              scopes,
-              label,
-              expiresAt,
-            },
-          });
-          const created: CreatedApiKey = { clientId: client.id, keyId: key.keyId, apiKey: key.apiKey };
-          await options.withinTransaction?.(tx, created);
-          return created;
+    return insertWithFreshKey((key) =>
+      this.prisma.$transaction(async (tx) => {
+        const client = await tx.client.upsert({
+          where: { name: clientName },
+          create: { name: clientName },
+          update: {},
         });
-      } catch (err) {
-        if (attempt >= CREATE_ATTEMPTS || !isUniqueViolation(err)) {
-          throw err;
-        }
-      }
-    }
+        await tx.apiKey.create({ data: keyRow(key, client.id, fields) });
+        const created: CreatedApiKey = { clientId: client.id, keyId: key.keyId, apiKey: key.apiKey };
+        await options.withinTransaction?.(tx, created);
+        return created;
+      }),
+    );
   }
 
   /**
@@ -152,12 +168,7 @@ export class ApiKeyStore {
    * and RangeError when the client does not exist or `expiresAt` is not in the future.
    */
   async createForClient(input: CreateClientApiKeyInput): Promise<CreatedApiKey> {
-    const scopes = parseScopes(input.scopes);
-    if (scopes.length === 0) {
-      throw new RangeError('a key needs at least one scope');
-    }
-    const label = input.label == null || input.label.trim() === '' ? null : cleanName(input.label, 'label');
-    const expiresAt = this.checkExpiry(input.expiresAt ?? null);
+    const fields = this.keyFields(input);
     const client = await this.prisma.client.findUnique({
       where: { id: input.clientId },
       select: { id: true },
@@ -165,26 +176,10 @@ export class ApiKeyStore {
     if (client === null) {
       throw new RangeError('unknown client');
     }
-    for (let attempt = 1; ; attempt += 1) {
-      const key = generateApiKey();
-      try {
-        await this.prisma.apiKey.create({
-          data: {
-            keyId: key.keyId,
-            clientId: client.id,
-            secretHash: new Uint8Array(hashSecret(key.secret)),
-            scopes,
-            label,
-            expiresAt,
-          },
-        });
-        return { clientId: client.id, keyId: key.keyId, apiKey: key.apiKey };
-      } catch (err) {
-        if (attempt >= CREATE_ATTEMPTS || !isUniqueViolation(err)) {
-          throw err;
-        }
-      }
-    }
+    return insertWithFreshKey(async (key) => {
+      await this.prisma.apiKey.create({ data: keyRow(key, client.id, fields) });
+      return { clientId: client.id, keyId: key.keyId, apiKey: key.apiKey };
+    });
   }
 
   /**
@@ -303,6 +298,16 @@ export class ApiKeyStore {
       data: { revokedAt: this.now() },
     });
     return count > 0;
+  }
+
+  /** A new key's checked scopes, label and expiry (RangeError or UnknownScopeError otherwise). */
+  private keyFields(input: Pick<CreateApiKeyInput, 'scopes' | 'label' | 'expiresAt'>): KeyFields {
+    const scopes = parseScopes(input.scopes);
+    if (scopes.length === 0) {
+      throw new RangeError('a key needs at least one scope');
+    }
+    const label = input.label == null || input.label.trim() === '' ? null : cleanName(input.label, 'label');
+    return { scopes, label, expiresAt: this.checkExpiry(input.expiresAt ?? null) };
   }
 
   /** null, or a date in the future (RangeError otherwise: a key born expired is a mistake). */

@@ -1,12 +1,6 @@
-export type { AccountRole, AccountStoreOptions, CreateAccountInput, DashboardAccount } from './account-store';
-export {
-  ACCOUNT_ROLES,
-  AccountExistsError,
-  AccountNotFoundError,
-  AccountStore,
-  isAccountRole,
-  normalizeEmail,
-} from './account-store';
+// The dashboard's accounts, sessions and passwords (argon2) are `@svc/auth/accounts`, so a process
+// that only verifies API keys (the gateway) never loads them.
+export { ACCOUNT_ROLES, type AccountRole, isAccountRole, normalizeEmail } from './account-roles';
 export type { GeneratedApiKey, ParsedApiKey } from './api-key-format';
 export {
   API_KEY_LENGTH,
@@ -30,28 +24,10 @@ export type {
 export { ApiKeyStore } from './api-key-store';
 export { csrfTokenFor, csrfTokenMatches } from './csrf';
 export { KeyUseRecorder, type KeyUseRecorderOptions } from './key-use-recorder';
-export {
-  checkPasswordPolicy,
-  generatePassword,
-  hashPassword,
-  MAX_PASSWORD_LENGTH,
-  MIN_PASSWORD_LENGTH,
-  PASSWORD_HASH_OPTIONS,
-  PasswordPolicyError,
-  verifyPassword,
-  warmPasswordHashing,
-} from './password';
 export type { ProvisionClientInput } from './provision-client';
 export { DEFAULT_OPENING_BALANCE_NOTE, provisionClient } from './provision-client';
 export { allScopes, hasScopes, isScope, parseScopes, UnknownScopeError } from './scopes';
 export { digestsEqual, hashSecret } from './secret-hash';
-export type { SessionAccount, SessionStoreOptions, StartedSession, StartSessionInput } from './session-store';
-export {
-  DEFAULT_SESSION_TOUCH_INTERVAL_MS,
-  SESSION_TOKEN_BYTES,
-  SessionStore,
-  sessionTokenHash,
-} from './session-store';
 export {
   generateUploadToken,
   isUploadToken,

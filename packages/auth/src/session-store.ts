@@ -10,13 +10,12 @@ export const DEFAULT_SESSION_TOUCH_INTERVAL_MS = 60_000;
 
 /** The signed-in account behind a session, as every dashboard page sees it. */
 export interface SessionAccount {
-  /** The account's id (auth.dashboard_accounts.id). */
+  /** The account's id (dashboard.accounts.id). */
   id: string;
   email: string;
   role: string;
   clientId: string;
-  clientName: string;
-  /** auth.dashboard_sessions.id, for logs (never the token). */
+  /** dashboard.sessions.id, for logs (never the token). */
   sessionId: string;
 }
 
@@ -45,7 +44,7 @@ export interface SessionStoreOptions {
   now?: () => Date;
 }
 
-/** SHA-256 of a session token (what auth.dashboard_sessions.token_hash holds). */
+/** SHA-256 of a session token (what dashboard.sessions.token_hash holds). */
 export function sessionTokenHash(token: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(createHash('sha256').update(token, 'utf8').digest());
 }
@@ -54,7 +53,7 @@ const MAX_USER_AGENT = 500;
 const MAX_IP = 100;
 
 /**
- * Dashboard sessions (`auth.dashboard_sessions`). The token is 256 random bits, so its plain SHA-256
+ * Dashboard sessions (`dashboard.sessions`). The token is 256 random bits, so its plain SHA-256
  * is enough to store (nothing to brute-force) and lookup is one indexed query; a stolen database dump
  * yields no usable cookie.
  */
@@ -126,7 +125,6 @@ export class SessionStore {
             role: true,
             clientId: true,
             disabledAt: true,
-            client: { select: { name: true } },
           },
         },
       },
@@ -148,7 +146,6 @@ export class SessionStore {
       email: row.account.email,
       role: row.account.role,
       clientId: row.account.clientId,
-      clientName: row.account.client.name,
       sessionId: row.id,
     };
   }

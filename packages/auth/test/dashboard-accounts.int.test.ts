@@ -49,7 +49,9 @@ async function newAccount(role: 'owner' | 'developer' | 'viewer' = 'owner') {
 describe('AccountStore', () => {
   it('creates an account with a lowercased email and an argon2id hash, never the password', async () => {
     const account = await newAccount('developer');
-    expect(account).toMatchObject({ clientId, clientName: 'acme', role: 'developer', disabledAt: null });
+    expect(account).toMatchObject({ clientId, role: 'developer', disabledAt: null });
+    // The client's name is the gateway's (auth.clients): no join from the dashboard's schema.
+    expect(account).not.toHaveProperty('clientName');
     expect(account.email).toBe(`person${serial}@example.com`);
     const row = await prisma.dashboardAccount.findUniqueOrThrow({ where: { id: account.id } });
     expect(row.passwordHash).toMatch(/^\$argon2id\$/);
@@ -94,9 +96,9 @@ describe('AccountStore', () => {
       role: 'viewer',
       password: PASSWORD,
     });
-    const listed = await accounts.list({ clientName: 'other-co' });
-    expect(listed.map((a) => [a.email, a.role, a.clientName])).toEqual([
-      ['solo@other.example', 'viewer', 'other-co'],
+    const listed = await accounts.list({ clientId: other });
+    expect(listed.map((a) => [a.email, a.role, a.clientId])).toEqual([
+      ['solo@other.example', 'viewer', other],
     ]);
     expect((await accounts.list()).length).toBeGreaterThan(1);
   });
@@ -150,7 +152,6 @@ describe('SessionStore', () => {
       email: account.email,
       role: 'viewer',
       clientId,
-      clientName: 'acme',
       sessionId: started.sessionId,
     });
   });

@@ -35,7 +35,14 @@ export {
 } from './jobs';
 export { eventChannel, jobQueueName, rpcQueueName, serviceInstancesKey } from './names';
 export { type CreateRedisOptions, createRedis, type RedisRole, redactRedisUrl } from './redis';
-export { createRpcClient, type RpcClient, type RpcClientOptions } from './rpc/client';
+export {
+  createInMemoryRpc,
+  InMemoryRpc,
+  type InMemoryRpcOptions,
+  type PlannedAnswer,
+  type RecordedCall,
+  type RpcFault,
+} from './rpc/in-memory-transport';
 export { type RpcServer, type ServeRpcOptions, type ServiceHandlers, serveRpc } from './rpc/server';
 export type { RpcContext, RpcHandler, RpcHandlers } from './rpc/types';
 export {
@@ -45,6 +52,14 @@ export {
   SCHEDULE_CHECK_INTERVAL_MS,
 } from './schedules';
 export { BUS_KEY_BYTES, BusSealer, SealError, type SealedValue } from './sealing';
+export {
+  type MethodClient,
+  type MethodsClient,
+  type RpcCarrier,
+  type ServiceClient,
+  type ServiceClientOptions,
+  serviceClient,
+} from './service-client';
 export {
   readServiceReadiness,
   SERVICE_PRESENCE_INTERVAL_MS,

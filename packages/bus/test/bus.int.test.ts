@@ -1,6 +1,6 @@
 import { ServiceUnavailableError } from '@svc/errors';
 import { memoryLogger } from '@svc/log';
-import { createBus, createRpcClient, enqueueJob, serveRpc } from '../src';
+import { createBus, enqueueJob, serveRpc, serviceClient } from '../src';
 import { testCatalog } from './catalog';
 import { busKeys, closedPortUrl, deletePrefix, redisUrl, uniquePrefix } from './helpers';
 
@@ -15,11 +15,11 @@ describe('bus with Redis down', () => {
   it('fails an RPC call fast with 503 when the producer cannot reach Redis, and does not hang', async () => {
     const url = await closedPortUrl();
     const bus = createBus({ catalog: testCatalog, redisUrl: url, prefix, logger, encryptionKeys: busKeys });
-    const wallet = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
+    const wallet = serviceClient(bus, 'wallet', { timeoutMs: 5_000 });
     try {
       for (let attempt = 0; attempt < 3; attempt += 1) {
         const started = Date.now();
-        const error = await wallet.call('ping', {}).catch((err: unknown) => err);
+        const error = await wallet.ping({}).catch((err: unknown) => err);
         expect(error).toBeInstanceOf(ServiceUnavailableError);
         expect(error).toMatchObject({ status: 503, message: 'wallet service is unavailable' });
         // Far below the 5 s RPC timeout: the producer has no offline queue.
@@ -50,8 +50,8 @@ describe('bus with Redis down', () => {
       encryptionKeys: busKeys,
     });
     try {
-      await createRpcClient(bus, 'vault', { timeoutMs: 500 })
-        .call('ping', {})
+      await serviceClient(bus, 'vault', { timeoutMs: 500 })
+        .ping({})
         .catch(() => undefined);
     } finally {
       await bus.close();
@@ -67,8 +67,8 @@ describe('bus.close()', () => {
     const bus = createBus({ catalog: testCatalog, redisUrl, prefix, logger, encryptionKeys: busKeys });
     const server = serveRpc(bus, 'vault', {});
     await server.waitUntilReady();
-    const vault = createRpcClient(bus, 'vault', { timeoutMs: 5_000 });
-    await expect(vault.call('ping', {})).resolves.toMatchObject({ service: 'vault' });
+    const vault = serviceClient(bus, 'vault', { timeoutMs: 5_000 });
+    await expect(vault.ping({})).resolves.toMatchObject({ service: 'vault' });
 
     const started = Date.now();
     await bus.close();
@@ -76,13 +76,13 @@ describe('bus.close()', () => {
     await bus.close(); // idempotent
 
     // A call on a closed bus (e.g. a request that outlived shutdown) answers 503, like Redis down.
-    await expect(vault.call('ping', {})).rejects.toBeInstanceOf(ServiceUnavailableError);
+    await expect(vault.ping({})).rejects.toBeInstanceOf(ServiceUnavailableError);
 
     // The closed responder no longer answers: a call from another bus times out.
     const other = createBus({ catalog: testCatalog, redisUrl, prefix, logger, encryptionKeys: busKeys });
     try {
-      const late = createRpcClient(other, 'vault', { timeoutMs: 300 });
-      await expect(late.call('ping', {})).rejects.toBeInstanceOf(ServiceUnavailableError);
+      const late = serviceClient(other, 'vault', { timeoutMs: 300 });
+      await expect(late.ping({})).rejects.toBeInstanceOf(ServiceUnavailableError);
     } finally {
       await other.close();
     }

@@ -6,7 +6,7 @@ import { memoryLogger } from '@svc/log';
 import { freePort } from '../../devstack/src/net';
 import { ensureRedis, type RedisHandle } from '../../devstack/src/redis';
 import { pollUntil } from '../../testkit/src/poll';
-import { type Bus, createBus, createRpcClient, serveRpc } from '../src';
+import { type Bus, createBus, serveRpc, serviceClient } from '../src';
 import { type TestCatalog, testCatalog } from './catalog';
 import { busKeys, sleep, uniquePrefix } from './helpers';
 
@@ -63,7 +63,7 @@ it('fails calls with 503 while Redis restarts empty, then serves again by itself
     describe: async ({ slug }) => ({ slug }),
   });
   await server.waitUntilReady();
-  const registry = createRpcClient(newBus(), 'registry', { timeoutMs: TIMEOUT_MS });
+  const registry = serviceClient(newBus(), 'registry', { timeoutMs: TIMEOUT_MS });
 
   const outcomes: Outcome[] = [];
   let running = true;
@@ -71,7 +71,7 @@ it('fails calls with 503 while Redis restarts empty, then serves again by itself
     for (let i = 0; running; i += 1) {
       const startedAt = Date.now();
       const q = `caller ${n} call ${i}`;
-      const outcome = await registry.call('search', { q }).then(
+      const outcome = await registry.search({ q }).then(
         (answer): Outcome => ({
           startedAt,
           ms: Date.now() - startedAt,

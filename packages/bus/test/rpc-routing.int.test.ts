@@ -1,6 +1,6 @@
 import { memoryLogger } from '@svc/log';
 import { pollUntil } from '../../testkit/src/poll';
-import { type Bus, createBus, createRpcClient, serveRpc } from '../src';
+import { type Bus, createBus, serveRpc, serviceClient } from '../src';
 import { type TestCatalog, type TestHandlers, testCatalog } from './catalog';
 import { busKeys, deletePrefix, redisUrl, sleep, uniquePrefix } from './helpers';
 
@@ -47,14 +47,14 @@ it('routes every reply to its own caller under concurrency (two callers, two res
     serveRpc(newBus(), 'registry', echoRegistry('right', served)),
   ];
   await Promise.all(servers.map((server) => server.waitUntilReady()));
-  const callers = [newBus(), newBus()].map((bus) => createRpcClient(bus, 'registry', { timeoutMs: 20_000 }));
+  const callers = [newBus(), newBus()].map((bus) => serviceClient(bus, 'registry', { timeoutMs: 20_000 }));
 
   const CALLS_PER_CALLER = 300;
   const results = await Promise.all(
     callers.flatMap((caller, c) =>
       Array.from({ length: CALLS_PER_CALLER }, async (_, i) => {
         const q = `caller ${c} call ${i}`;
-        const answer = await caller.call('search', { q, limit: 1 + (i % 100) });
+        const answer = await caller.search({ q, limit: 1 + (i % 100) });
         return { q, limit: 1 + (i % 100), answer };
       }),
     ),
@@ -88,9 +88,9 @@ it('answers the calls still running when the responder bus itself closes', async
     },
   });
   await server.waitUntilReady();
-  const caller = createRpcClient(newBus(), 'wallet', { timeoutMs: 10_000 });
+  const caller = serviceClient(newBus(), 'wallet', { timeoutMs: 10_000 });
   const ids = [1, 2, 3].map((n) => `${n}${n}${n}${n}${n}${n}${n}${n}-0000-4000-8000-000000000000`);
-  const calls = ids.map((client_id) => caller.call('balance', { client_id }));
+  const calls = ids.map((client_id) => caller.balance({ client_id }));
   await pollUntil(() => release.length === 3);
   // bus.close() closes the responder first (it stops taking requests, lets its handlers finish and
   // sends their replies), then the bus's connections.

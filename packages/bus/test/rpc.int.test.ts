@@ -2,7 +2,7 @@ import { InternalError, NotFoundError, ServiceUnavailableError } from '@svc/erro
 import { memoryLogger } from '@svc/log';
 import type { z } from 'zod';
 import { pollUntil } from '../../testkit/src/poll';
-import { type Bus, createBus, createRedis, createRpcClient, rpcQueueName, serveRpc } from '../src';
+import { type Bus, createBus, createRedis, rpcQueueName, serveRpc, serviceClient } from '../src';
 import { sealingContext } from '../src/sealing';
 import { type TestCatalog, type TestHandlers, testCatalog } from './catalog';
 import { busKeys, deletePrefix, redisUrl, sleep, uniquePrefix } from './helpers';
@@ -76,8 +76,8 @@ describe('RPC over a Redis request list', () => {
   });
 
   it('round-trips a typed request and response (defaults applied)', async () => {
-    const registry = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });
-    const answer = await registry.call('search', { q: 'dns' });
+    const registry = serviceClient(bus, 'registry', { timeoutMs: 5_000 });
+    const answer = await registry.search({ q: 'dns' });
     const limit: number = answer.query.limit;
     expect(answer).toEqual({
       ok: true,
@@ -90,33 +90,33 @@ describe('RPC over a Redis request list', () => {
   });
 
   it('answers ping itself', async () => {
-    const registry = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });
-    const pong = await registry.call('ping', {});
+    const registry = serviceClient(bus, 'registry', { timeoutMs: 5_000 });
+    const pong = await registry.ping({});
     expect(pong.service).toBe('registry');
     expect(pong.pid).toBe(process.pid);
     expect(pong.uptime_s).toBeGreaterThanOrEqual(0);
   });
 
   it('brings a domain error back as the same AppError class and status', async () => {
-    const registry = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });
-    const error = await registry.call('describe', { slug: 'no-such-thing' }).catch((err: unknown) => err);
+    const registry = serviceClient(bus, 'registry', { timeoutMs: 5_000 });
+    const error = await registry.describe({ slug: 'no-such-thing' }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ status: 404, message: 'capability no-such-thing not found' });
   });
 
   it('hides an unexpected handler exception behind a 500 "internal error" and logs it', async () => {
-    const registry = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });
-    const error = await registry.call('search', { q: 'explode' }).catch((err: unknown) => err);
+    const registry = serviceClient(bus, 'registry', { timeoutMs: 5_000 });
+    const error = await registry.search({ q: 'explode' }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(InternalError);
     expect(error).toMatchObject({ status: 500, message: 'internal error' });
     expect(lines().some((line) => line.msg === 'rpc: handler failed')).toBe(true);
   });
 
   it('rejects an invalid request before sending it', async () => {
-    const registry = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });
+    const registry = serviceClient(bus, 'registry', { timeoutMs: 5_000 });
     const before = seen.length;
-    await expect(registry.call('search', { limit: 1_000 })).rejects.toThrow(TypeError);
-    await expect(registry.call('describe', { slug: 'Not A Slug' })).rejects.toThrow(
+    await expect(registry.search({ limit: 1_000 })).rejects.toThrow(TypeError);
+    await expect(registry.describe({ slug: 'Not A Slug' })).rejects.toThrow(
       /invalid registry.describe request/,
     );
     expect(seen.length).toBe(before);
@@ -153,8 +153,8 @@ describe('RPC over a Redis request list', () => {
         lines().some((line) => line.msg === 'rpc: dropped an entry that is not a request'),
       );
       // The responder is still serving.
-      const registry = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });
-      await expect(registry.call('ping', {})).resolves.toMatchObject({ service: 'registry' });
+      const registry = serviceClient(bus, 'registry', { timeoutMs: 5_000 });
+      await expect(registry.ping({})).resolves.toMatchObject({ service: 'registry' });
     } finally {
       await raw.close();
     }
@@ -177,9 +177,9 @@ describe('RPC over a Redis request list', () => {
   });
 
   it('serves many concurrent calls of one client, each with its own answer', async () => {
-    const registry = createRpcClient(bus, 'registry', { timeoutMs: 10_000 });
+    const registry = serviceClient(bus, 'registry', { timeoutMs: 10_000 });
     const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => registry.call('search', { q: `query ${i}`, limit: 5 })),
+      Array.from({ length: 200 }, (_, i) => registry.search({ q: `query ${i}`, limit: 5 })),
     );
     expect(answers.map((answer) => answer.query.q)).toEqual(
       Array.from({ length: 200 }, (_, i) => `query ${i}`),
@@ -189,9 +189,9 @@ describe('RPC over a Redis request list', () => {
 
 describe('RPC timeouts', () => {
   it('fails with ServiceUnavailableError when nobody answers, within the timeout plus a margin', async () => {
-    const vault = createRpcClient(bus, 'vault', { timeoutMs: 300 });
+    const vault = serviceClient(bus, 'vault', { timeoutMs: 300 });
     const started = Date.now();
-    const error = await vault.call('ping', {}).catch((err: unknown) => err);
+    const error = await vault.ping({}).catch((err: unknown) => err);
     const elapsed = Date.now() - started;
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect(error).toMatchObject({ status: 503, message: 'vault service did not answer within 300 ms' });
@@ -213,8 +213,8 @@ describe('RPC timeouts', () => {
     const server = serveRpc(bus, 'wallet', handlers);
     try {
       await server.waitUntilReady();
-      const wallet = createRpcClient(bus, 'wallet', { timeoutMs: 500 });
-      const error = await wallet.call('balance', { client_id: slowId }).catch((err: unknown) => err);
+      const wallet = serviceClient(bus, 'wallet', { timeoutMs: 500 });
+      const error = await wallet.balance({ client_id: slowId }).catch((err: unknown) => err);
       expect(error).toBeInstanceOf(ServiceUnavailableError);
       expect(error).toMatchObject({ status: 503, message: 'wallet service did not answer within 500 ms' });
       // The handler finishes after the deadline and its reply is published: nobody takes it.
@@ -222,7 +222,7 @@ describe('RPC timeouts', () => {
       for (const resolve of release) resolve();
       await pollUntil(() => published.length > before, { what: 'the late reply to be published' });
       // The same client goes on with its own answers.
-      await expect(wallet.call('balance', { client_id: CLIENT_ID })).resolves.toEqual(balanceOf(CLIENT_ID));
+      await expect(wallet.balance({ client_id: CLIENT_ID })).resolves.toEqual(balanceOf(CLIENT_ID));
     } finally {
       await server.close();
       await spy.quit();
@@ -235,17 +235,15 @@ describe('RPC timeouts', () => {
       served.push(client_id);
       return balanceOf(client_id);
     });
-    const wallet = createRpcClient(bus, 'wallet', { timeoutMs: 300 });
+    const wallet = serviceClient(bus, 'wallet', { timeoutMs: 300 });
     const abandonedId = '11111111-1111-4111-8111-111111111111';
-    await expect(wallet.call('balance', { client_id: abandonedId })).rejects.toBeInstanceOf(
-      ServiceUnavailableError,
-    );
+    await expect(wallet.balance({ client_id: abandonedId })).rejects.toBeInstanceOf(ServiceUnavailableError);
 
     const server = serveRpc(bus, 'wallet', handlers);
     try {
       await server.waitUntilReady();
-      const patient = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
-      await expect(patient.call('balance', { client_id: CLIENT_ID })).resolves.toEqual(balanceOf(CLIENT_ID));
+      const patient = serviceClient(bus, 'wallet', { timeoutMs: 5_000 });
+      await expect(patient.balance({ client_id: CLIENT_ID })).resolves.toEqual(balanceOf(CLIENT_ID));
       await sleep(300);
       expect(served).toEqual([CLIENT_ID]);
     } finally {
@@ -265,10 +263,10 @@ describe('RPC timeouts', () => {
     });
     const server = serveRpc(bus, 'wallet', handlers, { closeTimeoutMs: 500 });
     await server.waitUntilReady();
-    const wallet = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
-    const finishing = wallet.call('balance', { client_id: CLIENT_ID });
-    const impatient = createRpcClient(bus, 'wallet', { timeoutMs: 1_500 });
-    const stuck = impatient.call('balance', { client_id: stuckId }).catch((err: unknown) => err);
+    const wallet = serviceClient(bus, 'wallet', { timeoutMs: 5_000 });
+    const finishing = wallet.balance({ client_id: CLIENT_ID });
+    const impatient = serviceClient(bus, 'wallet', { timeoutMs: 1_500 });
+    const stuck = impatient.balance({ client_id: stuckId }).catch((err: unknown) => err);
     await pollUntil(() => started.length === 2);
     const closed = server.close();
     for (const resolve of release) resolve();
@@ -281,24 +279,22 @@ describe('RPC timeouts', () => {
 
   it('heals when the responder is closed and started again', async () => {
     const handlers = fakeWallet(async ({ client_id }) => balanceOf(client_id));
-    const wallet = createRpcClient(bus, 'wallet', { timeoutMs: 400 });
+    const wallet = serviceClient(bus, 'wallet', { timeoutMs: 400 });
 
     const first = serveRpc(bus, 'wallet', handlers);
     await first.waitUntilReady();
-    await expect(wallet.call('balance', { client_id: CLIENT_ID })).resolves.toMatchObject({
+    await expect(wallet.balance({ client_id: CLIENT_ID })).resolves.toMatchObject({
       client_id: CLIENT_ID,
     });
     await first.close();
 
-    await expect(wallet.call('balance', { client_id: CLIENT_ID })).rejects.toBeInstanceOf(
-      ServiceUnavailableError,
-    );
+    await expect(wallet.balance({ client_id: CLIENT_ID })).rejects.toBeInstanceOf(ServiceUnavailableError);
 
     const second = serveRpc(bus, 'wallet', handlers);
     try {
       await second.waitUntilReady();
       await pollUntil(async () => {
-        const answer = await wallet.call('balance', { client_id: CLIENT_ID }).catch(() => undefined);
+        const answer = await wallet.balance({ client_id: CLIENT_ID }).catch(() => undefined);
         return answer?.client_id === CLIENT_ID;
       });
     } finally {

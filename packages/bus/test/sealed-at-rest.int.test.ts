@@ -6,13 +6,13 @@ import {
   type Bus,
   createBus,
   createRedis,
-  createRpcClient,
   enqueueJob,
   jobQueueName,
   openJobData,
   processJobs,
   publishEvent,
   serveRpc,
+  serviceClient,
   subscribeEvents,
 } from '../src';
 import { rpcRequestListKey } from '../src/names';
@@ -79,10 +79,10 @@ it('seals a capability job payload, and drops it once the job has finished', asy
 });
 
 it('seals RPC requests on the request list and replies on the reply channel', async () => {
-  const registry = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });
+  const registry = serviceClient(bus, 'registry', { timeoutMs: 5_000 });
   const q = SECRET.slice(0, 100);
   // No responder yet: the request waits on the list, as it is stored in Redis.
-  const answer = registry.call('search', { q });
+  const answer = registry.search({ q });
   const listKey = rpcRequestListKey(prefix, 'registry');
   const waiting = await pollUntil(async () => {
     const entries = await redis.lrange(listKey, 0, -1);

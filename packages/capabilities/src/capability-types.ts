@@ -1,6 +1,7 @@
 import type {
   CapabilityJobResult,
   ExecutionMode,
+  FileFacts,
   FileRequirements,
   JobOptions,
   Pricing,
@@ -9,11 +10,17 @@ import type {
 import type { z } from 'zod';
 import type { Category } from './categories';
 import type { CapabilityEnv, CapabilityHandlerModule, CapabilitySettings } from './kit/handler';
+import type { FileProbe, LimitBreach } from './kit/probe';
 
 /* What defineCapability returns (define.ts): a declaration as the platform reads it. */
 
-/** What pricing may read of an input's files (the upload service's facts; decisions U6). */
-export type PricedFile = Pick<ResolvedFile, 'upload_id' | 'size_bytes' | 'facts'>;
+/**
+ * What pricing may read of an input's files (decisions U6): id, size and the facts the uploads
+ * service recorded, as the capability's probe reads them (`Facts`).
+ */
+export type PricedFile<Facts = FileFacts> = Pick<ResolvedFile, 'upload_id' | 'size_bytes'> & {
+  readonly facts: Facts;
+};
 
 /** Statuses of a capability a worker runs (spec §2.1): the type requires a handler. */
 export type RunnableStatus = 'supported' | 'requires_worker';
@@ -63,6 +70,17 @@ interface CapabilityCommon<Slug extends string, Input extends z.ZodObject>
   readonly units?: (input: unknown, files: readonly PricedFile[]) => number;
   /** Upload ids a raw input names, in input order; absent when it takes no files. */
   readonly uploadIds?: (input: unknown) => string[];
+  /** How its files are inspected when their bytes arrive (the uploads service runs it); absent: no facts. */
+  readonly probe?: FileProbe;
+  /**
+   * The first published content limit (`requirements`) a file's facts break for a raw input (parsed
+   * here; throws like `input.parse`), or undefined; absent without a probe.
+   */
+  readonly fileLimits?: (
+    input: unknown,
+    facts: unknown,
+    requirements: FileRequirements,
+  ) => LimitBreach | undefined;
 }
 
 export interface RunnableCapability<

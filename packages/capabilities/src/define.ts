@@ -19,6 +19,7 @@ import type {
   RunnableStatus,
 } from './capability-types';
 import type { CapabilityEnv, CapabilityHandlerModule, CapabilitySettings } from './kit/handler';
+import type { FileProbe, LimitBreach, OptionalFacts } from './kit/probe';
 
 /** Input fields that can name uploads: an id (`upload_id`) or a list of ids (`upload_ids`). */
 export type UploadField<Input> = {
@@ -39,25 +40,45 @@ export interface FileDeclaration<Input> {
   /** bytes per file. */
   readonly max_size_bytes: number;
   readonly content_types: readonly string[];
-  /** Content limits the run enforces, published so they are checked at quote time (issue 13). */
+  /**
+   * Content limits the run enforces, published so they are checked at quote time (issue 13)
+   * against the facts of the probe below.
+   */
   readonly max_pages?: number;
   readonly max_pixels?: number;
   readonly max_columns?: number;
   readonly max_record_characters?: number;
+  /**
+   * How the files are inspected when their bytes arrive (kit/probe.ts): the facts the uploads
+   * service records, which `pricing.units` reads and the probe's `checkLimits` checks against the
+   * limits above. Without one a file has no facts.
+   */
+  readonly probe?: FileProbe<OptionalFacts, Input>;
 }
 
-/** Units of the per_unit model that a parsed input and its resolved files measure. */
-export type UnitsOf<Input> = (input: Input, files: readonly PricedFile[]) => number;
+/** Facts of no declared shape: a capability without a probe gets `{}` (nothing it could price on). */
+type UndeclaredFacts = Readonly<Record<string, unknown>>;
+
+/** The facts a declaration's files carry for pricing: its probe's, or undeclared ones. */
+export type FactsOf<Files> = Files extends { readonly probe: FileProbe<infer Facts, never> }
+  ? z.output<Facts>
+  : UndeclaredFacts;
+
+/** Units of the per_unit model that a parsed input and its resolved files (with their probe's facts) measure. */
+export type UnitsOf<Input, Facts = UndeclaredFacts> = (
+  input: Input,
+  files: readonly PricedFile<Facts>[],
+) => number;
 
 /** Published pricing; a per_unit price also says how an input counts its units (required by type). */
-export type PricingDeclaration<Input> =
+export type PricingDeclaration<Input, Facts = UndeclaredFacts> =
   | (Exclude<Pricing, { model: 'per_unit' }> & { readonly units?: never })
-  | (Extract<Pricing, { model: 'per_unit' }> & { readonly units: UnitsOf<Input> });
+  | (Extract<Pricing, { model: 'per_unit' }> & { readonly units: UnitsOf<Input, Facts> });
 
 /** What every declaration states, whatever its execution status. */
-interface DeclarationBase<Slug extends string, Input extends z.ZodObject>
+interface DeclarationBase<Slug extends string, Input extends z.ZodObject, Facts = UndeclaredFacts>
   extends ManifestFields<Slug, Input> {
-  readonly pricing: PricingDeclaration<z.output<Input>>;
+  readonly pricing: PricingDeclaration<z.output<Input>, Facts>;
 }
 
 /** Retries of a capability's job when they differ from the default (3 attempts, backoff 1 s × 2). */
@@ -73,20 +94,23 @@ export type JobDeclaration<Payload> = Pick<JobOptions, 'attempts' | 'backoff'> &
 export interface RunnableDeclaration<
   Slug extends string,
   Input extends z.ZodObject,
-  Result extends z.ZodType,
+  Result extends z.ZodObject,
   Payload extends z.ZodObject,
   Env extends CapabilityEnv,
   Files extends FileDeclaration<z.output<Input>> | undefined,
-> extends DeclarationBase<Slug, Input> {
+> extends DeclarationBase<Slug, Input, FactsOf<Files>> {
   readonly files?: Files;
   readonly execution: ExecutionDeclaration<RunnableStatus>;
-  /** Schema a completed run's result must match (the orchestrator checks every report with it). */
+  /**
+   * Schema a completed run's result must match: the handler's result type is checked against its
+   * input type at compile time, and the orchestrator parses every report with it at run time.
+   */
   readonly result: Result;
   /** Environment variables its handler reads (`<slug>/env.ts`), merged into the worker's env. */
   readonly env?: Env;
   readonly job?: JobDeclaration<Payload>;
   readonly handler: () => Promise<
-    CapabilityHandlerModule<HandlerInput<Input, Payload>, CapabilitySettings<Env>>
+    CapabilityHandlerModule<HandlerInput<Input, Payload>, CapabilitySettings<Env>, z.input<Result>>
   >;
 }
 
@@ -152,7 +176,7 @@ type JobPayloadOf<Input extends z.ZodObject, Payload extends z.ZodObject, Files>
 export function defineCapability<
   const Slug extends string,
   Input extends z.ZodObject,
-  Result extends z.ZodType,
+  Result extends z.ZodObject,
   Env extends CapabilityEnv = Record<never, never>,
   Payload extends z.ZodObject = never,
   Files extends FileDeclaration<z.output<Input>> | undefined = undefined,
@@ -179,7 +203,7 @@ export function defineCapability(
     | RunnableDeclaration<
         string,
         z.ZodObject,
-        z.ZodType,
+        z.ZodObject,
         z.ZodObject,
         CapabilityEnv,
         FileDeclaration<Record<string, unknown>> | undefined
@@ -188,6 +212,7 @@ export function defineCapability(
     | DescribeOnlyDeclaration<string, z.ZodObject>,
 ): Capability {
   const { pricing, files, input } = declaration;
+  const probe = files?.probe;
   const parse = (raw: unknown) => input.parse(raw);
   const { units, ...published } = pricing;
   const common = {
@@ -202,8 +227,15 @@ export function defineCapability(
     fileRequirements: fileRequirements(files),
     ...(units === undefined
       ? {}
-      : { units: (raw: unknown, priced: readonly PricedFile[]) => units(parse(raw), priced) }),
+      : {
+          units: (raw: unknown, priced: readonly PricedFile[]) =>
+            units(
+              parse(raw),
+              priced.map((file) => ({ ...file, facts: factsOf(probe, file.facts) ?? {} })),
+            ),
+        }),
     ...(files === undefined ? {} : { uploadIds: (raw: unknown) => uploadIds(parse(raw), files.field) }),
+    ...(probe === undefined ? {} : { probe, fileLimits: fileLimits(probe, parse) }),
   };
   if (!isRunnableDeclaration(declaration)) {
     const { plan } = declaration;
@@ -258,7 +290,15 @@ function defaultJobPayload<Input>(
 /** The published `file_requirements` of a declaration's files (NO_FILES when it takes none). */
 function fileRequirements<Input>(files: FileDeclaration<Input> | undefined): FileRequirements {
   if (files === undefined) return NO_FILES;
-  const { field: _field, min_files, max_files, max_size_bytes, content_types, ...contentLimits } = files;
+  const {
+    field: _field,
+    probe: _probe,
+    min_files,
+    max_files,
+    max_size_bytes,
+    content_types,
+    ...contentLimits
+  } = files;
   // The published key order (what the registry hashes): counts, size, types, then content limits.
   return {
     accepts_files: true,
@@ -276,4 +316,24 @@ function uploadIds(input: Record<string, unknown>, field: string): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.filter((id): id is string => typeof id === 'string');
   return [];
+}
+
+/**
+ * A file's facts as its probe records them, or undefined when they are not of that shape (an upload
+ * older than the probe) or there is no probe; `{}` is always a valid value (every field is optional).
+ */
+function factsOf(probe: FileProbe | undefined, facts: unknown): Record<string, unknown> | undefined {
+  const parsed = probe?.facts.safeParse(facts);
+  return parsed?.success === true ? parsed.data : undefined;
+}
+
+/** The first published limit a file breaks, for a raw input (parsed here; throws like `input.parse`). */
+function fileLimits(
+  probe: FileProbe,
+  parse: (raw: unknown) => Record<string, unknown>,
+): (input: unknown, facts: unknown, requirements: FileRequirements) => LimitBreach | undefined {
+  return (input, facts, requirements) => {
+    const parsed = factsOf(probe, facts);
+    return parsed === undefined ? undefined : probe.checkLimits?.(parsed, requirements, parse(input));
+  };
 }

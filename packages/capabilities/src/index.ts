@@ -17,14 +17,18 @@ export {
 } from './crt-batch-plan/schema';
 export {
   CSV_CONTENT_TYPES,
+  CSV_DELIMITERS,
   CSV_DISTINCT_LIMIT,
   CSV_MAX_BYTES,
+  CSV_MAX_COLUMNS,
+  CSV_MAX_RECORD_CHARACTERS,
   CsvColumnProfile,
   CsvColumnType,
+  CsvDelimiter,
   CsvProfileInput,
   CsvProfileResult,
 } from './csv-profile/schema';
-export { defineCapability, type FileDeclaration, type HandlerInput } from './define';
+export { defineCapability, type FactsOf, type FileDeclaration, type HandlerInput } from './define';
 export {
   HTML_MAX_BYTES,
   HtmlToPdfInput,
@@ -79,6 +83,20 @@ export {
   type RunContext,
 } from './kit/handler';
 export { type CapabilityOutcome, RetryableRunError, RunCancelledError } from './kit/outcome';
+export {
+  defineProbe,
+  type FileMeasure,
+  type FileMeasureModule,
+  type FileMeter,
+  type FileProbe,
+  type LimitBreach,
+  type MeasuredUpload,
+  type OptionalFacts,
+  storedMeasure,
+  streamMeasure,
+} from './kit/probe';
+export { imageSizeProbe } from './kit/probes/image-size';
+export { pdfPageProbe } from './kit/probes/pdf-pages';
 export { readBounded, TooLargeError } from './kit/read-bounded';
 export { type ArtifactWriteOptions, artifactKey, createRunStorage, type RunStorage } from './kit/run-storage';
 export { capabilityDefinition, filesOf, unitsOf } from './lookup';

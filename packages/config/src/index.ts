@@ -23,3 +23,4 @@ export {
 } from './helpers';
 export { ConfigError, type EnvSource, loadEnv, loadEnvOrExit } from './load-env';
 export { vaultKeyringEnv } from './vault-keyring';
+export { publicBaseUrl, trustProxy } from './web-env';

@@ -104,8 +104,10 @@ export {
   UsageStatementResponse,
 } from './ledger';
 export { MCP_TOOL_NAMES, McpJsonRpcMessage, type McpToolName } from './mcp';
+export type { OperationFacts } from './mcp-tool-operation';
 export {
   MCP_READ_ONLY,
+  MCP_TOOL_BUDGETS,
   MCP_TOOL_DESCRIPTORS,
   McpArtifactsTool,
   McpBalanceTool,
@@ -121,6 +123,17 @@ export {
   type McpToolHints,
   McpUploadSessionTool,
 } from './mcp-tools';
+export {
+  ApiKeyId,
+  ClientApiKey,
+  ClientKeysRequest,
+  CreateClientKeyRequest,
+  CreateClientKeyResponse,
+  DescribeClientResponse,
+  ListClientKeysResponse,
+  RevokeClientKeyRequest,
+  RevokeClientKeyResponse,
+} from './messages/api-keys';
 export {
   type PlatformCatalog,
   type PlatformJobName,
@@ -199,18 +212,39 @@ export {
   SettleRunResponse,
 } from './messages/run-attempts';
 export { MICROS_PER_USD, microsFromUsd, signedUsdFromMicros, usdFromMicros } from './money';
-export { SpendDiagnosticsQuery } from './openapi/account-operations';
-export { apiOperations, buildOpenApiDocument, type OpenApiDocument } from './openapi/document';
+export {
+  type AnyApiOperation,
+  type ApiOperationById,
+  type ApiOperationId,
+  apiOperation,
+  apiOperations,
+  buildOpenApiDocument,
+  componentNameOf,
+  type OpenApiDocument,
+} from './openapi/document';
 export {
   type ApiOperation,
   ERROR_DESCRIPTIONS,
   type ErrorStatus,
   type HttpMethod,
+  type OperationAuth,
+  type RequestBody,
 } from './openapi/operation';
+export {
+  type BodySchema,
+  defineOperation,
+  NoQuery,
+  type OperationAnswer,
+  type OperationBody,
+  type OperationHeaders,
+  type OperationPathParams,
+  type OperationQuery,
+  operationPath,
+  type ParameterSchema,
+} from './openapi/operation-types';
 export { RunHeaders } from './openapi/quote-run-operations';
 export {
   isRateLimitBudget,
-  MCP_TOOL_BUDGETS,
   RATE_LIMIT_BUDGETS,
   type RateLimitBudget,
   type RateLimitClass,
@@ -220,7 +254,7 @@ export {
 } from './openapi/rate-limits';
 export { CrtRunHeaders } from './openapi/run-operations';
 export { operationLabel, operationsByScope, type ScopeRow, scopeTableMarkdown } from './openapi/scope-table';
-export { VaultDocumentIdParams, VaultNoQuery } from './openapi/vault-operations';
+export { VaultDocumentIdParams } from './openapi/vault-operations';
 export { type ComputedPrice, computePrice, PriceDetail, priceUsd } from './pricing';
 export {
   CapabilityInputObject,
@@ -261,10 +295,6 @@ export {
 export { SCOPE_DOCS } from './scope-docs';
 export {
   ContentType,
-  CSV_DELIMITERS,
-  CSV_MAX_COLUMNS,
-  CSV_MAX_RECORD_CHARACTERS,
-  CsvDelimiter,
   CsvFacts,
   FileFacts,
   Filename,

@@ -13,8 +13,8 @@ export interface JsonInputLimits {
   readonly maxDepth: number;
   /**
    * Values in one document: every string, number, boolean, null, array and object, and every
-   * property name. A 1 MB body of `[0,0,…]` holds ~500,000; the largest contract input (500
-   * crt-batch-plan entries) about 1,000.
+   * property name. A 1 MB body of `[0,0,…]` holds ~500,000; the largest capability input (a batch
+   * of 500 entries) about 1,000.
    */
   readonly maxNodes: number;
 }

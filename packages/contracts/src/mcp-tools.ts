@@ -1,21 +1,17 @@
-import { z } from 'zod';
-import { BalanceResponse } from './account';
-import { ArtifactManifestResponse } from './artifacts';
-import {
-  CapabilitySlugParams,
-  DescribeCapabilityResponse,
-  ListCapabilitiesQuery,
-  ListCapabilitiesResponse,
-} from './capability-api';
-import { ClientType, IdempotencyKey, type Scope } from './common';
+import type { z } from 'zod';
+import { CapabilitySlugParams } from './capability-api';
+import { ClientType } from './common';
 import type { McpToolName } from './mcp';
-import { QuoteRequest, QuoteResponse } from './quote';
-import { CancelRunResponse, RunIdParams, RunRequest, RunStartResponse, RunStatusResponse } from './run';
-import { UploadSessionInput, UploadSessionRequest, UploadSessionResponse } from './uploads';
+import { type OperationFacts, wrapsOperation } from './mcp-tool-operation';
+import { apiOperation } from './openapi/document';
+import type { RateLimitBudget } from './openapi/rate-limits';
+import { UploadSessionInput } from './uploads';
 
 /**
  * The nine MCP tools of spec §4 rule 6 as a contract: what `tools/list` shows (name, title,
- * description, the REST twin's scope, argument and result schemas, hints). The gateway's tools
+ * description, the REST twin's scope, argument and result schemas, hints). Each names the REST
+ * operation it wraps, and takes its scope, arguments, result and budget from it
+ * (mcp-tool-operation.ts): only the agent-facing words are written here. The gateway's tools
  * (services/gateway/src/mcp/tools) add only their bodies; the contract manifest (tools/contract)
  * reads the same descriptors, so both come from here.
  */
@@ -28,16 +24,17 @@ export interface McpToolHints {
   readonly openWorldHint: boolean;
 }
 
-export interface McpToolDescriptor<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+/**
+ * A tool: its words for the agent and, from its REST twin (OperationFacts), the operation it wraps,
+ * its scope (decisions M2), its arguments (the twin's contract schemas, described for the agent),
+ * its result (the twin's 200 body schema: `outputSchema`, and the check of `structuredContent`)
+ * and its budget.
+ */
+export interface McpToolDescriptor<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject>
+  extends OperationFacts<I, O> {
   readonly name: McpToolName;
   readonly title: string;
   readonly description: string;
-  /** The scope of the REST twin (decisions M2). */
-  readonly scope: Scope;
-  /** The arguments: contract schemas (never a shape restated), described for the agent. */
-  readonly input: I;
-  /** The REST twin's 200 body schema: `outputSchema`, and the check of `structuredContent`. */
-  readonly output: O;
   readonly annotations: McpToolHints;
 }
 
@@ -69,9 +66,7 @@ export const McpSearchTool = {
     'Step 1 of search → describe → quote → run → status. Finds capabilities by natural-language ' +
     'text (`q`) and/or `category`, best match first. Each summary shows pricing and ' +
     '`execution.machine_run_status`; call svc_capability_describe before building any input.',
-  scope: 'capabilities:read',
-  input: ListCapabilitiesQuery,
-  output: ListCapabilitiesResponse,
+  ...wrapsOperation(apiOperation('listCapabilities')),
   annotations: MCP_READ_ONLY,
 } satisfies McpToolDescriptor;
 
@@ -84,9 +79,7 @@ export const McpDescribeTool = {
     'quote and run), pricing, file requirements and `capability.execution.machine_run_status`. ' +
     'Only `supported`, `requires_worker` and `plan_only` (and legacy `runnable`) can be quoted and run; ' +
     '`describe_only`, a missing or an unknown value is refused: do not quote or run those.',
-  scope: 'capabilities:read',
-  input: CapabilitySlugParams.extend({ slug: McpSlugArg }),
-  output: DescribeCapabilityResponse,
+  ...wrapsOperation(apiOperation('describeCapability'), { slug: McpSlugArg }),
   annotations: MCP_READ_ONLY,
 } satisfies McpToolDescriptor;
 
@@ -97,10 +90,8 @@ export const McpBalanceTool = {
   description:
     'The balance, held and spent amounts (USD decimal strings), the monthly spend cap and what remains. ' +
     'Wallet and spend-cap failures are hard stops: show the figures to the user instead of retrying.',
-  scope: 'billing:read',
   // No arguments; any given are refused with a message naming them, so an agent's slip is visible.
-  input: z.strictObject({}),
-  output: BalanceResponse,
+  ...wrapsOperation(apiOperation('getBalance')),
   annotations: MCP_READ_ONLY,
 } satisfies McpToolDescriptor;
 
@@ -113,11 +104,11 @@ export const McpQuoteTool = {
     'and spend cap. Paid runs need a quote made just before the run: pass `quote.quote_id` and exactly ' +
     'the same input to svc_tool_run (a quote is valid 15 minutes and starts one run). Capabilities whose ' +
     'machine_run_status is describe_only, missing or unknown are refused. Creates a quote record.',
-  scope: 'capabilities:quote',
-  input: QuoteRequest.extend({ slug: McpSlugArg, client_type: McpClientTypeArg }),
-  output: QuoteResponse,
+  ...wrapsOperation(apiOperation('quoteCapability'), { slug: McpSlugArg, client_type: McpClientTypeArg }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 } satisfies McpToolDescriptor;
+
+const runCapability = apiOperation('runCapability');
 
 /** `svc_tool_run` = POST /api/capabilities/{slug}/run (crt: POST /api/capabilities/crt/run). */
 export const McpRunTool = {
@@ -130,18 +121,18 @@ export const McpRunTool = {
     'given one is made up and returned in the answer. crt waits for its result; other runs return ' +
     'at once (queued), or, when the request carries a progressToken, wait (25 s by default) ' +
     'sending progress notifications. Then follow the run with svc_tool_status.',
-  scope: 'capabilities:run',
-  input: RunRequest.extend({
+  // crt runs through its own operation on REST (runCrt), with the same scope, budget and arguments.
+  ...wrapsOperation(runCapability, {
     slug: McpSlugArg,
     client_type: McpClientTypeArg,
-    idempotency_key: IdempotencyKey.optional().describe(
+    // The Idempotency-Key header of the REST twin, as an argument.
+    idempotency_key: runCapability.params.header.shape['idempotency-key'].describe(
       'The Idempotency-Key of this logical run (8-190 characters of A-Z a-z 0-9 . _ : -). The same key with ' +
         'the same request returns the original run instead of running again; reuse with another request ' +
         'is refused. When omitted, the tool makes one up ("mcp-<uuid>") and says which in its answer: ' +
         'pass that key again to retry safely.',
     ),
   }),
-  output: RunStartResponse,
   // Not idempotentHint: the same arguments without idempotency_key start a new run each call (a new
   // made-up key); only a repeated key replays. A host must not retry it as if it were idempotent.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -155,9 +146,7 @@ export const McpStatusTool = {
     'Step 5: the run as it stands: status (queued, running, retrying, completed, failed, cancelled), ' +
     'result when completed, error when failed. Poll until the status is final; then list files with ' +
     'svc_tool_artifacts.',
-  scope: 'capabilities:run',
-  input: RunIdParams,
-  output: RunStatusResponse,
+  ...wrapsOperation(apiOperation('getRun')),
   annotations: MCP_READ_ONLY,
 } satisfies McpToolDescriptor;
 
@@ -168,9 +157,7 @@ export const McpCancelTool = {
   description:
     'Cancels a queued run at once; for a running run a cooperative cancellation is requested (it ends ' +
     'cancelled, or completed if it finished first). A finished run cannot be cancelled.',
-  scope: 'capabilities:run',
-  input: RunIdParams,
-  output: CancelRunResponse,
+  ...wrapsOperation(apiOperation('cancelRun')),
   // idempotentHint in MCP's sense (a repeat has no further effect), though a repeat is an error
   // result: REST answers 409 `run … is already cancelled`, and a running run keeps its first
   // cancel_requested_at.
@@ -184,9 +171,7 @@ export const McpArtifactsTool = {
   description:
     'The files a completed run produced, with size, SHA-256 and a short-lived download link ' +
     "(GET it with the same API key's Authorization header).",
-  scope: 'artifacts:read',
-  input: RunIdParams,
-  output: ArtifactManifestResponse,
+  ...wrapsOperation(apiOperation('listRunArtifacts')),
   annotations: MCP_READ_ONLY,
 } satisfies McpToolDescriptor;
 
@@ -201,8 +186,7 @@ export const McpUploadSessionTool = {
     'returns `upload_url` and a private single-use `upload_token`. PUT the raw bytes to upload_url with ' +
     '`Authorization: Bearer <upload_token>` and the returned headers, then quote and run with ' +
     '`upload_id` in the input. Never log or share the token.',
-  scope: 'uploads:write',
-  input: UploadSessionRequest.extend({
+  ...wrapsOperation(apiOperation('createUploadSession'), {
     slug: McpSlugArg,
     client_type: McpClientTypeArg,
     input: UploadSessionInput.extend({
@@ -217,7 +201,6 @@ export const McpUploadSessionTool = {
       ),
     }).describe('The file about to be uploaded.'),
   }),
-  output: UploadSessionResponse,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 } satisfies McpToolDescriptor;
 
@@ -233,3 +216,8 @@ export const MCP_TOOL_DESCRIPTORS: readonly McpToolDescriptor[] = [
   McpArtifactsTool,
   McpUploadSessionTool,
 ];
+
+/** The budget of each MCP tool: the one its REST twin spends from (README "MCP" table). */
+export const MCP_TOOL_BUDGETS: Readonly<Partial<Record<McpToolName, RateLimitBudget>>> = Object.fromEntries(
+  MCP_TOOL_DESCRIPTORS.map((tool) => [tool.name, tool.budget]),
+);

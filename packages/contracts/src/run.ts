@@ -31,9 +31,9 @@ export type RunError = z.infer<typeof RunError>;
 export const RUN_ERROR_CODES = {
   providerUnavailable: 'provider_unavailable',
   internal: 'internal',
-  /** The result would exceed what a run may return (html-to-pdf: the PDF cap). */
+  /** The result would exceed what a run may return (e.g. a rendered document over its cap). */
   outputTooLarge: 'output_too_large',
-  /** The capability ran and could not produce a result from this input (html-to-pdf: the page did not render). */
+  /** The capability ran and could not produce a result from this input (e.g. a page that did not render). */
   renderFailed: 'render_failed',
   /** The attempt ran out of its time budget on every try. */
   timeout: 'timeout',

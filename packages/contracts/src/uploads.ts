@@ -67,31 +67,10 @@ export const UploadStatus = z.enum(['pending', 'uploading', 'complete', 'expired
 export type UploadStatus = z.infer<typeof UploadStatus>;
 
 /**
- * csv-profile's record limits, here because they bound the CSV facts the upload service measures
- * (CsvFacts) as well as the worker's read.
- *
- * Columns one record may have: a quote or run for a CSV with a wider record is refused (422, from the
- * upload's facts), and the worker fails the run at such a record as it reads.
- */
-export const CSV_MAX_COLUMNS = 500;
-/**
- * characters: the longest record csv-parse buffers (1 MiB). Bounds memory on a file whose quote
- * never closes (the parser would otherwise hold the rest of the file as one field).
- */
-export const CSV_MAX_RECORD_CHARACTERS = 1024 * 1024;
-/**
- * The field delimiters a CSV may be read with (csv-profile's `delimiter`). The same bytes are a
- * different table with each, so the upload service measures a CSV once per delimiter.
- */
-export const CSV_DELIMITERS = [',', ';', '\t', '|'] as const;
-export const CsvDelimiter = z.enum(CSV_DELIMITERS);
-export type CsvDelimiter = z.infer<typeof CsvDelimiter>;
-
-/**
- * What one read of a CSV with one delimiter found (csv-parse with the options csv-profile reads
- * with; issue 13: its limits are checked at quote time). A count stops one past its limit
- * (CSV_MAX_COLUMNS, CSV_MAX_RECORD_CHARACTERS), and so does the read: a figure over the limit
- * means "more than the limit", not the exact width or length.
+ * What one read of a CSV with one delimiter found (a probe of a table-reading capability; issue 13:
+ * its limits are checked at quote time). A count stops one past the capability's limit (its
+ * `max_columns`, `max_record_characters`), and so does the read: a figure over the limit means "more
+ * than the limit", not the exact width or length.
  */
 export const CsvFacts = z
   .object({
@@ -110,9 +89,12 @@ export type CsvFacts = z.infer<typeof CsvFacts>;
 
 /**
  * What the upload service learned from the bytes, used for pricing and checks at quote time
- * (decisions U6): `pages` of a PDF, `width`/`height`/`format` of an image, and for a CSV its
- * facts per delimiter (`csv[","]`, …). Absent for other types (and for CSVs uploaded before the
- * CSV facts existed).
+ * (decisions U6, K17). Which facts a file gets is up to the probe its capability declares
+ * (packages/capabilities: `files.probe`), so the set is open: a new capability's probe records its
+ * own facts without a change here. The fields below are the ones published so far, kept with their
+ * shapes for the clients that read them: `pages` of a PDF, `width`/`height`/`format` of an image,
+ * and for a CSV its facts per delimiter (`csv[","]`, …). A file whose capability declares no probe
+ * (or of a type its probe does not read, or uploaded before its probe existed) has none.
  */
 export const FileFacts = z
   .object({
@@ -126,11 +108,13 @@ export const FileFacts = z
         ';': CsvFacts.optional(),
         '\t': CsvFacts.optional(),
         '|': CsvFacts.optional(),
-      } satisfies Record<CsvDelimiter, z.ZodOptional<typeof CsvFacts>>)
+      })
       .strict()
       .optional(),
   })
-  .strict();
+  .catchall(
+    z.unknown().describe("A fact the probe of the upload's capability records besides the ones named here."),
+  );
 export type FileFacts = z.infer<typeof FileFacts>;
 
 /** An upload as its owner sees it (the token is never part of it). */

@@ -10,6 +10,7 @@ import { dropDatabase, ensureDatabaseExists, MIGRATIONS_DIR, migrateDatabase } f
 import { adminUrl, uniqueDatabaseUrl } from './test-database';
 
 const INIT = '20261121090414_init';
+const DASHBOARD_SCHEMA = '20261207130000_dashboard_schema';
 /** Every migration in the repository, oldest first: a fresh database gets all of them. */
 const ALL = readdirSync(MIGRATIONS_DIR, { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && /^\d{14}_/.test(entry.name))
@@ -51,13 +52,13 @@ describe('migrateDatabase', () => {
     const tables = await query<{ schema: string; name: string }>(
       url,
       `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
-       WHERE table_schema IN ('auth', 'registry', 'wallet', 'orchestrator', 'public') ORDER BY 1, 2`,
+       WHERE table_schema IN ('auth', 'dashboard', 'registry', 'wallet', 'orchestrator', 'public') ORDER BY 1, 2`,
     );
     expect(tables).toEqual([
       { schema: 'auth', name: 'api_keys' },
       { schema: 'auth', name: 'clients' },
-      { schema: 'auth', name: 'dashboard_accounts' },
-      { schema: 'auth', name: 'dashboard_sessions' },
+      { schema: 'dashboard', name: 'accounts' },
+      { schema: 'dashboard', name: 'sessions' },
       { schema: 'orchestrator', name: 'runs' },
       { schema: 'public', name: '_prisma_migrations' },
       { schema: 'registry', name: 'capabilities' },
@@ -197,6 +198,62 @@ describe('migrateDatabase', () => {
       // Recorded as failed, it blocks later runs until resolved, as with `prisma migrate deploy`.
       await expect(migrateDatabase(url, { migrationsDir })).rejects.toThrow(/P3009/);
     });
+  });
+
+  it('moves the dashboard accounts and sessions, rows included, from auth to the dashboard schema', async () => {
+    const url = await freshDatabase('dashboardmove');
+    const index = ALL.indexOf(DASHBOARD_SCHEMA);
+    expect(index).toBeGreaterThan(0);
+    // The database as it was before the dashboard became its own process, with a signed-in person.
+    const before = await mkdtemp(path.join(tmpdir(), 'svc-db-before-'));
+    try {
+      for (const name of ALL.slice(0, index)) {
+        await cp(path.join(MIGRATIONS_DIR, name), path.join(before, name), { recursive: true });
+      }
+      await cp(path.join(MIGRATIONS_DIR, 'migration_lock.toml'), path.join(before, 'migration_lock.toml'));
+      await migrateDatabase(url, { migrationsDir: before });
+    } finally {
+      await rm(before, { recursive: true, force: true });
+    }
+    const [client] = await query<{ id: string }>(
+      url,
+      "INSERT INTO auth.clients (name) VALUES ('acme') RETURNING id",
+    );
+    const [account] = await query<{ id: string }>(
+      url,
+      `INSERT INTO auth.dashboard_accounts (client_id, email, password_hash, role)
+       VALUES ($1, 'owner@acme.test', '$argon2id$x', 'owner') RETURNING id`,
+      [client?.id],
+    );
+    await query(
+      url,
+      `INSERT INTO auth.dashboard_sessions (account_id, token_hash, expires_at)
+       VALUES ($1, '\\x01', now() + interval '1 hour')`,
+      [account?.id],
+    );
+
+    expect((await migrateDatabase(url)).applied).toEqual(ALL.slice(index));
+    expect(await query(url, 'SELECT id, client_id, email, role FROM dashboard.accounts')).toEqual([
+      { id: account?.id, client_id: client?.id, email: 'owner@acme.test', role: 'owner' },
+    ]);
+    expect(await query(url, 'SELECT account_id FROM dashboard.sessions')).toEqual([
+      { account_id: account?.id },
+    ]);
+    expect(
+      await query(
+        url,
+        "SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'dashboard_%'",
+      ),
+    ).toEqual([]);
+    // No foreign key into another service's schema; deleting an account still ends its sessions.
+    const foreign = await query<{ name: string; target: string }>(
+      url,
+      `SELECT conname AS name, confrelid::regclass::text AS target FROM pg_constraint
+       WHERE contype = 'f' AND connamespace = 'dashboard'::regnamespace`,
+    );
+    expect(foreign).toEqual([{ name: 'sessions_account_id_fkey', target: 'dashboard.accounts' }]);
+    await query(url, 'DELETE FROM dashboard.accounts');
+    expect(await query(url, 'SELECT 1 FROM dashboard.sessions')).toEqual([]);
   });
 
   it('fails loudly on a database that does not exist', async () => {

@@ -9,9 +9,14 @@ export { consoleLogger, type DevstackLogger, silentLogger } from './logger';
 export { freePort, tcpAnswers } from './net';
 export {
   type ChosenPorts,
+  DATA_PORT_SERVICES,
+  DATABASE_SERVICE_NAMES,
+  type DatabaseServiceName,
+  DEFAULT_DASHBOARD_DATA_PORT,
   DEFAULT_GATEWAY_PORT,
   DEFAULT_HEALTH_PORTS,
   DEFAULT_UPLOADS_DATA_PORT,
+  dataUrlEnv,
   PLATFORM_SERVICES,
   type PlatformService,
   platformService,
@@ -21,6 +26,7 @@ export {
   type ServiceName,
   type ServicePorts,
   STOP_ORDER,
+  schemaOwner,
   serviceEntry,
   servicePorts,
 } from './platform-services';

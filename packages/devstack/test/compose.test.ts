@@ -6,7 +6,6 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import {
   findWorkspaceRoot,
-  PLATFORM_SERVICES,
   platformService,
   SERVICE_NAMES,
   type ServiceName,
@@ -21,6 +20,8 @@ const TOOLS = ['migrate', 'admin'];
 const POOLS: Readonly<Record<string, ServiceName>> = { 'worker-browser': 'worker' };
 
 interface ComposeService {
+  image?: unknown;
+  build?: unknown;
   command?: unknown;
   environment?: Record<string, unknown>;
   ports?: unknown[];
@@ -28,16 +29,26 @@ interface ComposeService {
   depends_on?: Record<string, { condition?: string }>;
 }
 
-function readCompose(): Record<string, ComposeService> {
+/** The top-level keys of the Compose specification (`x-` extensions aside). */
+const COMPOSE_TOP_LEVEL = [
+  'name',
+  'version',
+  'services',
+  'networks',
+  'volumes',
+  'configs',
+  'secrets',
+  'include',
+];
+
+function readDocument(): Record<string, unknown> {
   const file = path.join(findWorkspaceRoot(__dirname), 'docker-compose.yml');
   // merge: the file shares settings through `<<: *anchor` (YAML 1.1 merge keys).
-  const document: { services: Record<string, ComposeService> } = parse(fs.readFileSync(file, 'utf8'), {
-    merge: true,
-  });
-  return document.services;
+  return parse(fs.readFileSync(file, 'utf8'), { merge: true });
 }
 
-const compose = readCompose();
+const document = readDocument();
+const compose = document.services as Record<string, ComposeService>;
 
 /** Every compose service that runs `name`: its own and its pools. */
 function containersOf(name: ServiceName): [string, ComposeService][] {
@@ -61,6 +72,19 @@ function expectedDependencies(name: ServiceName): Record<string, string> {
   for (const dependency of service.waitsFor) expected[dependency] = 'service_healthy';
   return expected;
 }
+
+describe('docker-compose.yml is a Compose file', () => {
+  test('only Compose top-level keys, and every service runs an image or a build', () => {
+    const unknown = Object.keys(document).filter(
+      (key) => !key.startsWith('x-') && !COMPOSE_TOP_LEVEL.includes(key),
+    );
+    expect(unknown).toEqual([]);
+    const imageless = Object.entries(compose)
+      .filter(([, service]) => service.image === undefined && service.build === undefined)
+      .map(([name]) => name);
+    expect(imageless).toEqual([]);
+  });
+});
 
 describe('docker-compose.yml follows the service list', () => {
   test('nothing runs but the listed services, their pools, infrastructure and tools', () => {
@@ -123,8 +147,14 @@ describe('docker-compose.yml follows the service list', () => {
     }
   });
 
-  test('services reach an internal data port by its compose name and default', () => {
+  test('the gateway reaches every internal data port by its compose name and default', () => {
     const gateway = compose.gateway?.environment ?? {};
-    expect(gateway.UPLOADS_URL).toBe(`http://uploads:${PLATFORM_SERVICES.uploads.dataPort}`);
+    for (const name of SERVICE_NAMES) {
+      const { dataPort, dataUrlVariable } = platformService(name);
+      if (dataPort === undefined || dataUrlVariable === undefined) continue;
+      expect({ [dataUrlVariable]: gateway[dataUrlVariable] }).toEqual({
+        [dataUrlVariable]: `http://${name}:${dataPort}`,
+      });
+    }
   });
 });

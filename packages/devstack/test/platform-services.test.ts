@@ -25,6 +25,7 @@ describe('platform services', () => {
       vault: 8085,
       worker: 8086,
       gateway: 9080,
+      dashboard: 8087,
     });
   });
 
@@ -35,7 +36,8 @@ describe('platform services', () => {
       expect(fs.existsSync(path.join(root, serviceEntry(name)))).toBe(true);
     }
     expect(STOP_ORDER.flat().sort()).toEqual([...SERVICE_NAMES].sort());
-    expect(STOP_ORDER[0]).toEqual(['gateway']);
+    // The gateway first (with the dashboard behind it): no new request enters while the rest stops.
+    expect(STOP_ORDER[0]).toEqual(['gateway', 'dashboard']);
   });
 
   test('port env and probe URL: the gateway is probed on PORT, the others on HEALTH_PORT', () => {

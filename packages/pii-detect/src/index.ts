@@ -2,7 +2,7 @@
  * @svc/pii-detect: finds personal data in plain text. Pure, synchronous, no I/O and no
  * dependencies; every scanner is linear in the text (no regular-expression backtracking).
  *
- * - pattern detectors (./detectors): e-mail, IBAN, payment card, phone; used by the `pii-redact`
+ * - pattern detectors (./detectors): e-mail, IBAN, payment card, phone; used by a redaction
  *   capability and by the extractors;
  * - predicates: `luhnValid`, `ibanValid`, `ibanLength`, `cardNetwork`;
  * - extractors (./extract): `extractCandidates(pages)` proposes vault field candidates.

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type AccountRole, AccountStore, generatePassword } from '@svc/auth';
+import type { AccountRole } from '@svc/auth';
+import { AccountStore, generatePassword } from '@svc/auth/accounts';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
 
 /** Where the account goes: a running stack (its database, by URL) or a database client of a test. */

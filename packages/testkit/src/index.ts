@@ -49,6 +49,16 @@ export {
   startFakeCtProviders,
 } from './fake-ct-providers';
 export { type FetchResult, type StackFetchInit, sleep } from './http';
+export {
+  IN_PROCESS_TIMEOUT_MS,
+  type InProcessContext,
+  type InProcessPlatform,
+  type InProcessService,
+  type InProcessServices,
+  type OwnedResource,
+  type StartInProcessPlatformOptions,
+  startInProcessPlatform,
+} from './in-process-platform';
 export { type PollOptions, pollUntil } from './poll';
 export { type PrivateRedis, startPrivateRedis } from './private-redis';
 export { countKeysWithPrefix, deleteKeysWithPrefix, scanKeysWithPrefix } from './redis-cleanup';

@@ -5,7 +5,7 @@
 // services end when it does (the launcher's parent-death watch is loaded into each of them).
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findWorkspaceRoot, type ServiceName } from '@svc/devstack';
+import { findWorkspaceRoot, SERVICE_NAMES, type ServiceName } from '@svc/devstack';
 import { startFakeCtProviders } from './fake-ct-providers';
 import {
   processAlive,
@@ -17,16 +17,8 @@ import {
 import { startTestStack, type TestStack } from './stack';
 import { testBusEncryptionKeyText } from './test-bus';
 
-/** The whole platform but the vault, which no sharing suite calls. */
-export const SHARED_STACK_SERVICES: readonly ServiceName[] = [
-  'registry',
-  'wallet',
-  'orchestrator',
-  'uploads',
-  'vault',
-  'worker',
-  'gateway',
-];
+/** The whole platform: every service of the one list (@svc/devstack SERVICE_NAMES). */
+const SHARED_STACK_SERVICES: readonly ServiceName[] = SERVICE_NAMES;
 
 /**
  * The union of what the sharing suites passed to their own stacks before (each is one of theirs):
@@ -43,7 +35,7 @@ export const SHARED_STACK_ENV: Readonly<Record<string, string>> = {
   DATABASE_POOL_MAX: '12',
 };
 
-// ms: six tsx processes compiling at once on a busy 2-core machine.
+// ms: every service's tsx process compiling at once on a busy 2-core machine.
 const START_TIMEOUT_MS = 180_000;
 // ms between two looks at jest's main process and at the services.
 const WATCH_INTERVAL_MS = 500;

@@ -174,8 +174,8 @@ async function waitReady(paths: SharedStackPaths): Promise<SharedStackState> {
 }
 
 /**
- * The platform shared by the suites of this jest run that only call its API: every service but
- * the vault, with the fake CT providers and the configuration of SHARED_STACK_ENV
+ * The platform shared by the suites of this jest run that only call its API: every service of the
+ * one list (@svc/devstack SERVICE_NAMES), with the fake CT providers and the configuration of SHARED_STACK_ENV
  * (shared-stack-daemon.ts). The first suite to ask starts it (the others wait for it); jest's
  * globalTeardown stops it. Suites isolate themselves by making their own clients (createApiKey);
  * a suite that kills, restarts or reconfigures a service, or counts anything platform-wide,

@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  DATA_PORT_SERVICES,
+  dataUrlEnv,
   findWorkspaceRoot,
   freePort,
   platformService,
@@ -287,19 +289,21 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
   const prefix = `t${randomBytes(6).toString('hex')}`;
   const database = await createTestDatabase('t');
 
-  // One extra port for the gateway's PORT and one for the uploads service's internal DATA_PORT,
-  // which the gateway reaches as UPLOADS_URL (stated even without uploads: a closed port → 503).
-  const free = await distinctFreePorts(names.length + 2);
+  // One extra port for the gateway's PORT and one per internal DATA_PORT (the uploads service's,
+  // the dashboard's), which the others reach as UPLOADS_URL and DASHBOARD_URL (stated even when
+  // that service is not part of the stack: a closed port → 503).
+  const free = await distinctFreePorts(names.length + 1 + DATA_PORT_SERVICES.length);
   const ports = new Map<ServiceName, ServicePorts>();
   const services = new Map<ServiceName, ChildService>();
-  const uploadsDataPort = free.pop() ?? 0;
+  const dataPorts: Partial<Record<ServiceName, number>> = {};
+  for (const name of DATA_PORT_SERVICES) dataPorts[name] = free.pop() ?? 0;
   // Object storage of the stack (fs adapter unless options.env says s3), removed by close().
   const storageDir = await mkdtemp(join(tmpdir(), 'svc-objects-'));
   const databaseLinks = await startDatabaseLinks(options.databaseProxyFor ?? [], database.url);
   const shared: Record<string, string> = {
     STORAGE_DRIVER: 'fs',
     STORAGE_DIR: storageDir,
-    UPLOADS_URL: `http://127.0.0.1:${uploadsDataPort}`,
+    ...dataUrlEnv(dataPorts),
     ARTIFACT_LINK_SECRET: randomBytes(32).toString('base64url'),
     // Seals everything the bus writes to Redis; the same key as this process's test buses.
     BUS_ENCRYPTION_KEY: testBusEncryptionKeyText(),
@@ -313,7 +317,8 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
     const servicePorts: ServicePorts = { healthPort: free.pop() ?? 0 };
     // Which ports a service takes comes from the one service list (@svc/devstack PLATFORM_SERVICES).
     if (platformService(name).publicPort !== undefined) servicePorts.port = free.pop() ?? 0;
-    if (platformService(name).dataPort !== undefined) servicePorts.dataPort = uploadsDataPort;
+    const dataPort = dataPorts[name];
+    if (dataPort !== undefined) servicePorts.dataPort = dataPort;
     ports.set(name, servicePorts);
     const env: NodeJS.ProcessEnv = {
       ...process.env,

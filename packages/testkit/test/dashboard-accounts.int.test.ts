@@ -1,4 +1,4 @@
-import { AccountStore } from '@svc/auth';
+import { AccountStore } from '@svc/auth/accounts';
 import { createTestAccount, createTestDatabase, type TestDatabase } from '../src';
 
 // createTestAccount against a fresh, migrated database (real PostgreSQL), by client id and by name,
@@ -19,7 +19,7 @@ describe('createTestAccount', () => {
     expect(account.clientId).toBe(client.id);
     expect(account.email).toMatch(/^developer-[0-9a-f]{10}@test\.example$/);
     const signedIn = await new AccountStore(database.prisma).verifyPassword(account.email, account.password);
-    expect(signedIn).toMatchObject({ id: account.accountId, role: 'developer', clientName: 'acme' });
+    expect(signedIn).toMatchObject({ id: account.accountId, role: 'developer', clientId: client.id });
   });
 
   it('by client name (made when new, reused when not), with a given email and password, via a URL', async () => {

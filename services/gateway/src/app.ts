@@ -4,11 +4,10 @@ import {
   type ContractDeprecation,
   type ReadinessResponse,
 } from '@svc/contracts';
+import { reverseProxy, type UpstreamTarget, upstreamErrorPage } from '@svc/http-kit';
 import type { Logger } from '@svc/log';
-import express, { type Express, type Request } from 'express';
+import express, { type Express } from 'express';
 import helmet from 'helmet';
-import type { DashboardOptions } from './dashboard/ports';
-import { dashboardErrorPage, dashboardRouter } from './dashboard/router';
 import type { RunOrchestrator } from './domain/run-orchestrator';
 import type { RunWaiting } from './domain/run-waiter';
 import type { UploadsService } from './domain/uploads-service';
@@ -20,7 +19,6 @@ import {
   DEFAULT_JSON_BODY_LIMIT,
   DEFAULT_MCP_RUN_WAIT_MS,
 } from './env';
-import { mcpRouter } from './mcp/mcp-router';
 import type { KeyVerifier } from './middleware/auth';
 import { type BodyRateOptions, bodyRate } from './middleware/body-rate';
 import { checkDeprecations, contractHeaders } from './middleware/contract-headers';
@@ -32,19 +30,12 @@ import { requestLog } from './middleware/request-log';
 import { safeRequestTarget } from './middleware/safe-input';
 import type { CatalogReader, WalletReader } from './ports';
 import type { GatewayRateLimiter } from './rate-limit/rate-limiter';
-import { createRouteKit, type RouteKit, type RouteMount } from './route-kit';
-import { accountRouter } from './routes/account';
-import { artifactDownloadRouter, runArtifactsRouter } from './routes/artifacts';
-import { capabilitiesRouter } from './routes/capabilities';
-import { capabilityRunsRouter } from './routes/capability-runs';
-import { type ContractFiles, contractRouter, readContractFiles } from './routes/contract';
-import { crtRunRouter } from './routes/crt-run';
-import { healthRouter } from './routes/health';
-import { openApiRouter } from './routes/openapi';
-import { quoteRunRouter } from './routes/quote-run';
-import { capabilityUploadsRouter, uploadSessionRouter } from './routes/uploads';
+import { createRouteKit } from './route-kit';
+import { type ContractFiles, readContractFiles } from './routes/contract';
+import { gatewayRoutes } from './routes/gateway-routes';
 import type { UploadsDataTarget } from './routes/uploads-data-proxy';
-import { vaultRouter } from './routes/vault';
+import type { Route } from './routing/route';
+import { createRouting, streamsBody } from './routing/serve-routes';
 
 /** `trust proxy` as express takes it: off, on, a hop count, or addresses/subnets of trusted proxies. */
 export type TrustProxy = boolean | number | string;
@@ -98,12 +89,12 @@ export interface AppDeps {
   /** Rate limits (README "Rate limits"; main.ts builds it over Redis); omitted: none (tests). */
   readonly rateLimiter?: GatewayRateLimiter;
   /**
-   * The developer dashboard at /dashboard (issue 18): accounts, sessions, the sign-in throttle, the
-   * client's API keys and the `apikey.revoked` publisher; omitted: no dashboard (API-only tests).
+   * The dashboard process's HTTP server (DASHBOARD_URL, its DATA_PORT): `/dashboard` is proxied to
+   * it on this origin (issue 24 item 3); omitted: no dashboard (API-only tests).
    */
-  readonly dashboard?: DashboardOptions;
-  /** More mounts after the built-in ones (tests use it for a JSON-body route; none in production yet). */
-  readonly extraRoutes?: (kit: RouteKit) => readonly RouteMount[];
+  readonly dashboard?: UpstreamTarget;
+  /** Routes of operations besides the contract's (tests mount a JSON-body route; none in production). */
+  readonly extraRoutes?: readonly Route[];
   /**
    * Deprecated contract elements (element id → since, sunset, replacement, link); default
    * CONTRACT_DEPRECATIONS (empty today). Checked here: a bad entry fails the start (decisions CD4).
@@ -113,26 +104,15 @@ export interface AppDeps {
 
 export const SERVICE_NAME = 'gateway';
 
-// Where the upload PUT and GET are mounted (spec §4.7).
-const UPLOADS_PATH = '/api/capability-uploads';
-
-/**
- * The upload PUT streams its body to the uploads service, whose idle timeout and PUT deadline are
- * that body's clock (decisions U10, U11): the gateway's minimum body pace does not apply to it.
- * Lowercased: express matches paths without regard to case.
- */
-function isUploadPut(req: Request): boolean {
-  return req.method === 'PUT' && req.path.toLowerCase().startsWith(`${UPLOADS_PATH}/`);
-}
-
 /**
  * The gateway's express app, with every dependency injected so tests build it without a network.
- * Order matters: the contract headers first (every answer carries Svc-Contract-Version), request id
- * next (every later line and error carries it), then metrics and the
- * request log, security headers, the body pace watch (408 for a body that drips), the routers (JSON
- * bodies are parsed per route: RouteKit.jsonBody),
- * and last 404 and the error mapper, which turns everything (ours, express's, body-parser's) into
- * an ErrorResponse.
+ * Order matters: the request is matched to its operation first (routing/serve-routes.ts: what the
+ * headers, limits and checks below read), the contract headers next (every answer carries
+ * Svc-Contract-Version), request id (every later line and error carries it), then metrics and the
+ * request log, security headers, the body pace watch (408 for a body that drips), the rate limit,
+ * the safe-input check, the routes (each derived from its operation: auth, JSON body, parsing), and
+ * last 404 and the error mapper, which turns everything (ours, express's, body-parser's) into an
+ * ErrorResponse.
  */
 export function createApp(deps: AppDeps): Express {
   const jsonBodyLimit = deps.jsonBodyLimit ?? DEFAULT_JSON_BODY_LIMIT;
@@ -143,11 +123,41 @@ export function createApp(deps: AppDeps): Express {
     publicBaseUrl: deps.publicBaseUrl,
     rateLimiter: deps.rateLimiter,
   });
+  const routes: Route[] = [
+    ...Object.values(
+      gatewayRoutes({
+        service: SERVICE_NAME,
+        logger: deps.logger,
+        startedAt: deps.startedAt ?? Date.now(),
+        readiness: deps.readiness,
+        openApiDocument: deps.openApiDocument ?? buildOpenApiDocument(),
+        contractFiles: deps.contractFiles ?? readContractFiles(),
+        catalog: deps.catalog,
+        wallet: deps.wallet,
+        orchestrator: deps.orchestrator,
+        uploads: deps.uploads,
+        vault: deps.vault,
+        uploadsData: deps.uploadsData,
+        runWaiter: deps.runWaiter,
+        crtRunWaitMs: deps.crtRunWaitMs ?? DEFAULT_CRT_RUN_WAIT_MS,
+        mcpRunWaitMs: deps.mcpRunWaitMs ?? DEFAULT_MCP_RUN_WAIT_MS,
+        mcpAllowedHosts: deps.mcpAllowedHosts,
+        mcpAllowedOrigins: deps.mcpAllowedOrigins,
+        publicBaseUrl: deps.publicBaseUrl,
+        rateLimiter: deps.rateLimiter,
+        deprecations,
+      }),
+    ),
+    ...(deps.extraRoutes ?? []),
+  ];
+  const routing = createRouting(routes, kit);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.trustProxy ?? false);
 
-  // First: Svc-Contract-Version (and a deprecated operation's headers) on every answer, errors too.
+  // First: which operation the request is for (nothing is read or answered yet).
+  app.use(routing.match);
+  // Svc-Contract-Version (and a deprecated operation's headers) on every answer, errors too.
   app.use(contractHeaders(deprecations));
   app.use(requestId);
   if (deps.observeRequest) app.use(observeRequests(deps.observeRequest));
@@ -159,90 +169,24 @@ export function createApp(deps: AppDeps): Express {
     bodyRate({
       graceMs: deps.bodyRate?.graceMs ?? DEFAULT_BODY_GRACE_MS,
       minBytesPerSecond: deps.bodyRate?.minBytesPerSecond ?? DEFAULT_BODY_MIN_BYTES_PER_SECOND,
-      exempt: isUploadPut,
+      // The upload PUT streams its body to the uploads service, whose idle timeout and PUT deadline
+      // are that body's clock (decisions U10, U11).
+      exempt: (_req, res) => streamsBody(res.locals.operation),
     }),
   );
   // Before anything that does work for the request: classify it, spend per-address budgets here.
   if (deps.rateLimiter) app.use(deps.rateLimiter.classify);
   // Path, query and headers before any router (422: NUL, unpaired surrogates; safe-input.ts).
   app.use(safeRequestTarget);
+  // The dashboard is its own process: its pages stream through as they are (after the checks
+  // above, which every request of this origin gets: the per-address budget, the safe path).
+  if (deps.dashboard !== undefined) app.use('/dashboard', reverseProxy(deps.dashboard));
 
-  const mounts: RouteMount[] = [
-    {
-      path: '/',
-      router: healthRouter({
-        service: SERVICE_NAME,
-        startedAt: deps.startedAt ?? Date.now(),
-        readiness: deps.readiness,
-      }),
-    },
-    { path: '/', router: openApiRouter(deps.openApiDocument ?? buildOpenApiDocument()) },
-    { path: '/', router: contractRouter(deps.contractFiles ?? readContractFiles()) },
-    // Before the discovery router: `/crt/run` is a path of its own (spec §4.5), not a `/:slug`.
-    {
-      path: '/api/capabilities',
-      router: crtRunRouter(kit, deps.orchestrator, deps.runWaiter, {
-        waitMs: deps.crtRunWaitMs ?? DEFAULT_CRT_RUN_WAIT_MS,
-      }),
-    },
-    // `POST /{slug}/quote` and `POST /{slug}/run` for every other slug (spec §4.3, §4.4).
-    { path: '/api/capabilities', router: quoteRunRouter(kit, deps.orchestrator) },
-    // `POST /{slug}/upload-session` (spec §4.6).
-    { path: '/api/capabilities', router: uploadSessionRouter(kit, deps.uploads) },
-    { path: '/api/capabilities', router: capabilitiesRouter(deps.catalog) },
-    { path: '/api/capability-runs', router: capabilityRunsRouter(kit, deps.orchestrator) },
-    { path: '/api/capability-runs', router: runArtifactsRouter(kit, deps.orchestrator, deps.uploads) },
-    // PUT (upload token, streamed) and GET of an upload (spec §4.7).
-    { path: UPLOADS_PATH, router: capabilityUploadsRouter(kit, deps.uploads, deps.uploadsData) },
-    { path: '/api/artifacts', router: artifactDownloadRouter(kit, deps.uploadsData) },
-    { path: '/api/account', router: accountRouter(kit.requireAuth, deps.wallet) },
-    // The vault (spec §4.15-§4.20); no MCP tools: the spec's tool list has none (decisions VL4).
-    { path: '/api/vault', router: vaultRouter(kit, deps.vault) },
-    // Streamable HTTP MCP (spec §4.21): the same services as the REST routes, one tool per twin.
-    {
-      path: '/mcp',
-      router: mcpRouter(kit, {
-        logger: deps.logger,
-        keys: deps.keys,
-        allowedHosts: deps.mcpAllowedHosts,
-        allowedOrigins: deps.mcpAllowedOrigins,
-        publicBaseUrl: deps.publicBaseUrl,
-        rateLimiter: deps.rateLimiter,
-        deprecations,
-        services: {
-          catalog: deps.catalog,
-          wallet: deps.wallet,
-          orchestrator: deps.orchestrator,
-          uploads: deps.uploads,
-          runWaiter: deps.runWaiter,
-          runWaitMs: deps.mcpRunWaitMs ?? DEFAULT_MCP_RUN_WAIT_MS,
-        },
-      }),
-    },
-    // Server-rendered HTML with its own session, CSRF, CSP, 404 and error pages (dashboard/router.ts).
-    ...(deps.dashboard === undefined
-      ? []
-      : [
-          {
-            path: '/dashboard',
-            router: dashboardRouter({
-              ...deps.dashboard,
-              logger: deps.logger,
-              catalog: deps.catalog,
-              wallet: deps.wallet,
-              orchestrator: deps.orchestrator,
-              uploads: deps.uploads,
-              vault: deps.vault,
-              uploadsData: deps.uploadsData,
-              publicBaseUrl: deps.publicBaseUrl,
-            }),
-          },
-        ]),
-    ...(deps.extraRoutes?.(kit) ?? []),
-  ];
-  for (const mount of mounts) app.use(mount.path, mount.router);
-  // A refusal before the dashboard's router (rate limit, malformed URL) as an HTML page, not JSON.
-  if (deps.dashboard !== undefined) app.use('/dashboard', dashboardErrorPage);
+  // Every operation of the contracts (routes/gateway-routes.ts), from the match made first.
+  app.use(routing.serve);
+  // A refusal of the checks above under /dashboard (rate limit, unsafe path) as the dashboard's own
+  // HTML error page, not JSON (decisions DB11).
+  if (deps.dashboard !== undefined) app.use('/dashboard', upstreamErrorPage(deps.dashboard));
 
   app.use(notFound);
   app.use(errorHandler(jsonBodyLimit));

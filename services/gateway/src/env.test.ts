@@ -22,8 +22,7 @@ describe('GatewayEnv', () => {
       CRT_RUN_WAIT_MS: 55_000,
       RUN_POLL_INTERVAL_MS: 1_000,
       UPLOADS_URL: 'http://127.0.0.1:8094',
-      DASHBOARD_SESSION_MAX_HOURS: 12,
-      DASHBOARD_SESSION_IDLE_MINUTES: 60,
+      DASHBOARD_URL: 'http://127.0.0.1:8095',
     });
     expect(loadEnv(GatewayEnv, required).PUBLIC_BASE_URL).toBeUndefined();
   });

@@ -7,18 +7,14 @@ import {
   intInRange,
   loadEnvOrExit,
   port,
+  publicBaseUrl,
   redisEnv,
   serviceEnv,
+  trustProxy,
   urlVar,
 } from '@svc/config';
 import { z } from 'zod';
 
-/**
- * TRUST_PROXY, as express's `trust proxy` takes it. Default off: X-Forwarded-For is then ignored,
- * so a client cannot spoof its address. `true` trusts every hop (only behind a proxy that
- * overwrites the header), a number trusts that many hops, anything else is a comma-separated list
- * of addresses/subnets or express's names (`loopback`, `uniquelocal`, …).
- */
 // The defaults, shared with createApp (app.ts) for apps built without an environment (tests).
 export const DEFAULT_JSON_BODY_LIMIT = '1mb';
 // ms: under the 60 s idle timeout common in load balancers and proxies, so the 202 arrives first.
@@ -30,18 +26,8 @@ export const DEFAULT_MCP_RUN_WAIT_MS = 25_000;
 export const DEFAULT_BODY_GRACE_MS = 20_000;
 export const DEFAULT_BODY_MIN_BYTES_PER_SECOND = 500;
 
-const TrustProxy = z
-  .string()
-  .trim()
-  .min(1)
-  .transform((text): boolean | number | string => {
-    const lower = text.toLowerCase();
-    if (['false', '0', 'no', 'off'].includes(lower)) return false;
-    if (['true', 'yes', 'on'].includes(lower)) return true;
-    if (/^\d+$/.test(text)) return Number(text);
-    return text;
-  })
-  .default(false);
+// TRUST_PROXY (@svc/config `trustProxy`): default off, so a client cannot spoof its address.
+const TrustProxy = trustProxy(false);
 
 /**
  * RATE_LIMIT_MULTIPLIER: scales every default rate-limit budget (README "Rate limits"), e.g. 1000
@@ -112,21 +98,8 @@ function originEntry(text: string): string | undefined {
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
 }
 
-/**
- * PUBLIC_BASE_URL: the origin (and optional path prefix) clients reach the gateway at, used for the
- * links the gateway hands out (upload_url, artifact download links). Kept without a trailing slash;
- * a query or fragment cannot be part of a base. Unset: each link is built from the request itself
- * (public-base-url.ts), which is right unless a proxy rewrites the host or a path prefix.
- */
-const PublicBaseUrl = urlVar(['http:', 'https:'])
-  .refine((text) => {
-    // zod runs this even after urlVar's check failed: an unparseable value is already reported.
-    if (!URL.canParse(text)) return true;
-    const url = new URL(text);
-    return url.search === '' && url.hash === '' && url.username === '' && url.password === '';
-  }, 'must be an http:// or https:// URL without query, fragment or credentials')
-  .transform((text) => text.replace(/\/+$/, ''))
-  .optional();
+// PUBLIC_BASE_URL (@svc/config `publicBaseUrl`): unset, links are built from each request.
+const PublicBaseUrl = publicBaseUrl;
 
 /**
  * The gateway's environment (docs/architecture.md "Ports and process environment"). The only
@@ -185,6 +158,12 @@ export const GatewayEnv = z.object({
   UPLOADS_URL: urlVar(['http:'], 'http://127.0.0.1:8094').describe(
     "The uploads service's internal HTTP server (its DATA_PORT): upload PUTs and artifact downloads are streamed to it.",
   ),
+  // The dashboard process's HTTP server (its DATA_PORT, default 8095): `/dashboard` is proxied to it
+  // on the gateway's origin (issue 24). Never exposed publicly; http only (loopback or a private
+  // network).
+  DASHBOARD_URL: urlVar(['http:'], 'http://127.0.0.1:8095').describe(
+    "The dashboard process's HTTP server (its DATA_PORT): /dashboard is proxied to it on the gateway's origin.",
+  ),
   // MCP at /mcp, DNS-rebinding defence (decisions M3): the Host values and browser Origins
   // accepted, comma-separated. Unset: localhost, 127.0.0.1 and [::1] on any port plus
   // PUBLIC_BASE_URL's host (and origin). A host entry without a port matches any port.
@@ -206,14 +185,6 @@ export const GatewayEnv = z.object({
   ),
   RATE_LIMIT_MULTIPLIER: RateLimitMultiplier.describe(
     'Scales every default rate-limit budget (e.g. 1000 for load tests); operator overrides are not scaled.',
-  ),
-  // The dashboard's sessions (issue 18): an absolute lifetime from sign-in, and an idle timeout
-  // applied on each lookup; either one over and the browser is sent back to sign in.
-  DASHBOARD_SESSION_MAX_HOURS: intInRange(1, 720, 12).describe(
-    'Hours a dashboard session lasts from sign-in, however active (1 to 720).',
-  ),
-  DASHBOARD_SESSION_IDLE_MINUTES: intInRange(1, 10_080, 60).describe(
-    'Minutes without a request after which a dashboard session ends (1 to 10080).',
   ),
 });
 export type GatewayEnv = z.output<typeof GatewayEnv>;

@@ -1,4 +1,4 @@
-import type { Scope } from '@svc/contracts';
+import type { ApiOperation, Scope } from '@svc/contracts';
 import type { Logger } from '@svc/log';
 import type { NextFunction, Request, Response } from 'express';
 
@@ -24,6 +24,12 @@ export type GatewayLocals = {
   requestId?: string;
   /** The matched route's template (e.g. `/api/capabilities/:slug`), for metrics; unset when none matched. */
   routeTemplate?: string;
+  /**
+   * The operation the request is for, matched once before anything else (routing/serve-routes.ts):
+   * the contract headers, the rate limiter and the body pace watch read it. Unset: no operation
+   * serves this method and path (a 404 or 405).
+   */
+  operation?: ApiOperation;
   auth?: AuthContext;
   /** The request's logger, bound to `request_id` (request-log.ts makes it on first use). */
   log?: Logger;

@@ -1,18 +1,13 @@
-import { hkdfSync } from 'node:crypto';
-import { AccountStore, ApiKeyStore, KeyUseRecorder, SessionStore, warmPasswordHashing } from '@svc/auth';
-import { createRpcClient, publishEvent, readServiceReadiness, subscribeEvents } from '@svc/bus';
+import { ApiKeyStore, KeyUseRecorder } from '@svc/auth';
+import { publishEvent, readServiceReadiness, serveRpc, serviceClient, subscribeEvents } from '@svc/bus';
 import { API_VERSION, CONTRACT_VERSION_HEADER, platformCatalog, RPC_SERVICES } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
 import { type Closable, defineService, listenHttp, readinessReporter } from '@svc/service-kit';
 import { createApp, SERVICE_NAME } from './app';
-import { oneTimeNotes, redisNoteStorage } from './dashboard/one-time-notes';
-import { redisSignInThrottle, signInGate } from './dashboard/sign-in/throttle';
 import { CatalogCache } from './domain/catalog-cache';
-import type { RunOrchestrator } from './domain/run-orchestrator';
 import { RunWaiter } from './domain/run-waiter';
-import type { UploadsService } from './domain/uploads-service';
-import type { VaultService } from './domain/vault-service';
 import { loadGatewayEnv } from './env';
+import { keysHandlers } from './keys/keys-rpc';
 import { createRequestMetrics } from './metrics';
 import { VerifiedKeyCache } from './middleware/verified-key-cache';
 import { BudgetPolicies } from './rate-limit/budgets';
@@ -27,8 +22,11 @@ import { GatewayRateLimiter } from './rate-limit/rate-limiter';
 // default (after which it treats a PUT as stale).
 const REQUEST_TIMEOUT_MS = 600_000;
 
-/** What the public /readyz reports on: every service the gateway calls, and the workers. */
-const BACKING_SERVICES = [...RPC_SERVICES, 'worker'];
+/**
+ * What the public /readyz reports on: every service the gateway calls, and the workers (`keys` is
+ * the gateway's own RPC service, answered by this process for the dashboard).
+ */
+const BACKING_SERVICES = [...RPC_SERVICES.filter((service) => service !== 'keys'), 'worker'];
 
 /** ms the gateway adds to RPC_TIMEOUT_MS for services that call others themselves (see start()). */
 const NESTED_CALL_MARGIN_MS = 1_000;
@@ -40,13 +38,6 @@ const NESTED_CALL_MARGIN_MS = 1_000;
  * call. Under the 60 s idle timeout common in proxies and load balancers, so the answer arrives first.
  */
 const VAULT_DOCUMENT_CALL_MS = 45_000;
-
-/** The bus key that seals new messages (the first of BUS_ENCRYPTION_KEY): the sign-in throttle's HMAC key source. */
-function signInKeySource(keys: readonly Uint8Array[]): Uint8Array {
-  const current = keys[0];
-  if (current === undefined) throw new Error('BUS_ENCRYPTION_KEY holds no key');
-  return current;
-}
 
 /** Resolves when `promise` does or after `ms`, whichever is first; true if it settled in time. */
 async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -73,63 +64,30 @@ defineService({
     // subscription, and after them the bus and Prisma.
     const closables: Closable[] = [];
 
-    const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
-    const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
+    // Typed clients of the services, one method per catalog method (@svc/bus serviceClient): the
+    // routes' ports are Picks of them (domain/*, ports.ts).
+    const registry = serviceClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const wallet = serviceClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
     // The orchestrator and the upload service call other services themselves, each call bounded by
     // the same RPC_TIMEOUT_MS: the gateway waits a little longer for them, so that when the wallet
     // (say) is down the client hears the orchestrator's 503 naming the wallet, not a timeout that
     // names the orchestrator (issue 15 finding 3).
     const nestedTimeoutMs = env.RPC_TIMEOUT_MS + NESTED_CALL_MARGIN_MS;
-    const orchestratorRpc = createRpcClient(bus, 'orchestrator', { timeoutMs: nestedTimeoutMs });
-    const uploadsRpc = createRpcClient(bus, 'uploads', { timeoutMs: nestedTimeoutMs });
-    const uploads: UploadsService = {
-      createSession: (request) => uploadsRpc.call('createSession', request),
-      getUpload: (clientId, uploadId) =>
-        uploadsRpc.call('getUpload', { client_id: clientId, upload_id: uploadId }),
-      listArtifacts: (request) => uploadsRpc.call('listArtifacts', request),
-    };
-    // The vault calls the uploads service for uploads and artifacts: nested, like the two above.
-    const vaultRpc = createRpcClient(bus, 'vault', { timeoutMs: nestedTimeoutMs });
-    const vaultDocumentRpc = createRpcClient(bus, 'vault', {
-      timeoutMs: Math.max(nestedTimeoutMs, VAULT_DOCUMENT_CALL_MS),
+    const orchestrator = serviceClient(bus, 'orchestrator', { timeoutMs: nestedTimeoutMs });
+    const uploads = serviceClient(bus, 'uploads', { timeoutMs: nestedTimeoutMs });
+    // The vault calls the uploads service for uploads and artifacts: nested, like the two above; the
+    // calls that read or write a document wait longer still.
+    const documentCallMs = Math.max(nestedTimeoutMs, VAULT_DOCUMENT_CALL_MS);
+    const vault = serviceClient(bus, 'vault', {
+      timeoutMs: nestedTimeoutMs,
+      methodTimeoutsMs: { createExtraction: documentCallMs, fillDocument: documentCallMs },
     });
-    const vault: VaultService = {
-      profile: (clientId) => vaultRpc.call('profile', { client_id: clientId }),
-      listFields: (clientId) => vaultRpc.call('listFields', { client_id: clientId }),
-      saveField: (request) => vaultRpc.call('saveField', request),
-      deleteField: (request) => vaultRpc.call('deleteField', request),
-      createExtraction: (request) => vaultDocumentRpc.call('createExtraction', request),
-      listExtractions: (request) => vaultRpc.call('listExtractions', request),
-      getExtraction: (request) => vaultRpc.call('getExtraction', request),
-      reviewExtraction: (request) => vaultRpc.call('reviewExtraction', request),
-      fillDocument: (request) => vaultDocumentRpc.call('fillDocument', request),
-      listDocuments: (request) => vaultRpc.call('listDocuments', request),
-      getDocument: (request) => vaultRpc.call('getDocument', request),
-      audit: (request) => vaultRpc.call('audit', request),
-    };
-    const orchestrator: RunOrchestrator = {
-      startCrtRun: (request) => orchestratorRpc.call('startCrtRun', request),
-      getRun: (clientId, runId) => orchestratorRpc.call('getRun', { client_id: clientId, run_id: runId }),
-      quote: (request) => orchestratorRpc.call('quote', request),
-      startRun: (request) => orchestratorRpc.call('startRun', request),
-      cancelRun: (clientId, runId) =>
-        orchestratorRpc.call('cancelRun', { client_id: clientId, run_id: runId }),
-      receipt: (clientId, runId) => orchestratorRpc.call('receipt', { client_id: clientId, run_id: runId }),
-      listRuns: (clientId, query) => orchestratorRpc.call('listRuns', { ...query, client_id: clientId }),
-      runCounts: (clientId, options = {}) =>
-        orchestratorRpc.call('runCounts', { client_id: clientId, created_from: options.createdFrom }),
-      runTimeline: (clientId, runId) =>
-        orchestratorRpc.call('runTimeline', { client_id: clientId, run_id: runId }),
-    };
-    const catalog = new CatalogCache(
-      {
-        search: (query) => registry.call('search', query),
-        describe: (slug) => registry.call('describe', { slug }),
-      },
-      { ttlMs: env.CATALOG_CACHE_TTL_MS, isNotFound: (err) => err instanceof NotFoundError },
-    );
+    const catalog = new CatalogCache(registry, {
+      ttlMs: env.CATALOG_CACHE_TTL_MS,
+      isNotFound: (err) => err instanceof NotFoundError,
+    });
     const runWaiter = new RunWaiter({
-      getRun: orchestrator.getRun,
+      getRun: (clientId, runId) => orchestrator.getRun({ client_id: clientId, run_id: runId }),
       pollIntervalMs: env.RUN_POLL_INTERVAL_MS,
       onPollError: (err, runId) => logger.warn({ err, run_id: runId }, 'run poll failed; retrying'),
     });
@@ -168,8 +126,19 @@ defineService({
       logger.warn('event subscription not confirmed yet; relying on the cache TTL and run polls meanwhile');
     }
 
-    // The dashboard's first unknown-email sign-in must cost what the others do (argon2 dummy hash).
-    await warmPasswordHashing();
+    // The dashboard process's view of the `auth` schema (issue 24): a client's name and keys.
+    const keysRpc = serveRpc(
+      bus,
+      'keys',
+      keysHandlers({
+        clientName: async (id) =>
+          (await prisma.client.findUnique({ where: { id }, select: { name: true } }))?.name ?? null,
+        store: keyStore,
+        keyRevoked: (keyId) => publishEvent(bus, 'apikey.revoked', { key_id: keyId }),
+        logger,
+      }),
+    );
+    closables.push({ name: 'keys rpc', close: () => keysRpc.close() });
 
     // Started here, not after start(): it closes after the public HTTP server drains.
     const health = await startHealthServer();
@@ -180,12 +149,7 @@ defineService({
       logger,
       keys,
       catalog,
-      wallet: {
-        balance: (clientId) => wallet.call('balance', { client_id: clientId }),
-        usageStatement: (request) => wallet.call('usageStatement', request),
-        spendDiagnostics: (clientId) => wallet.call('spendDiagnostics', { client_id: clientId }),
-        dailySpend: (clientId, days) => wallet.call('dailySpend', { client_id: clientId, days }),
-      },
+      wallet,
       orchestrator,
       uploads,
       vault,
@@ -206,36 +170,9 @@ defineService({
       mcpAllowedHosts: env.MCP_ALLOWED_HOSTS,
       mcpAllowedOrigins: env.MCP_ALLOWED_ORIGINS,
       mcpRunWaitMs: env.MCP_RUN_WAIT_MS,
-      // The developer dashboard at /dashboard (issue 18): the `auth` schema's accounts, sessions and
-      // keys; sign-in attempts counted in Redis beside the API's budgets; a revoke tells every gateway.
-      dashboard: {
-        accounts: new AccountStore(prisma),
-        sessions: new SessionStore(prisma, {
-          maxAgeMs: env.DASHBOARD_SESSION_MAX_HOURS * 3_600_000,
-          idleMs: env.DASHBOARD_SESSION_IDLE_MINUTES * 60_000,
-        }),
-        signInGate: signInGate(
-          redisSignInThrottle({
-            redis: bus.redis,
-            prefix: env.BUS_PREFIX,
-            // Counter names are HMACs of the email / address under a key every gateway shares (derived
-            // from the bus key), so Redis holds no value a dictionary of emails could link back.
-            hashKey: new Uint8Array(
-              hkdfSync(
-                'sha256',
-                signInKeySource(env.BUS_ENCRYPTION_KEY),
-                '',
-                'dashboard sign-in throttle',
-                32,
-              ),
-            ),
-          }),
-        ),
-        apiKeys: keyStore,
-        keyRevoked: (keyId) => publishEvent(bus, 'apikey.revoked', { key_id: keyId }),
-        // A new key, shown once after the create form's redirect: sealed beside the session in Redis.
-        oneTimeNotes: oneTimeNotes(redisNoteStorage({ redis: bus.redis, prefix: env.BUS_PREFIX })),
-      },
+      // The dashboard process (issue 24): /dashboard is proxied to it; a connection gets the same
+      // patience as an RPC answer, a page as long as its own RPCs take.
+      dashboard: { baseUrl: env.DASHBOARD_URL, connectTimeoutMs: env.RPC_TIMEOUT_MS, name: 'dashboard' },
       // Budgets counted in Redis on the bus's producer connection, shared by every gateway process.
       rateLimiter: new GatewayRateLimiter(
         new RedisBudgetLedger({ redis: bus.redis, prefix: env.BUS_PREFIX, logger }),

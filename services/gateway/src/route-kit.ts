@@ -1,6 +1,6 @@
 import { VAULT_DOCUMENT_TEXT_MAX_CHARACTERS, VAULT_TEMPLATE_TEXT_MAX_CHARACTERS } from '@svc/contracts';
 import { PayloadTooLargeError } from '@svc/errors';
-import type { Request, Router } from 'express';
+import type { Request } from 'express';
 import { parseSize } from './env';
 import type { GatewayHandler } from './locals';
 import { createRequireAuth, type KeyVerifier } from './middleware/auth';
@@ -9,21 +9,18 @@ import type { GatewayRateLimiter, RequireAuth } from './rate-limit/rate-limiter'
 import { createPublicBaseUrl } from './routes/public-base-url';
 
 /**
- * What the resource routers get from the app, in a module of its own: the routers import this file
- * and app.ts imports the routers, so neither imports the other (no import cycle; `pnpm lint` runs
- * madge --circular).
+ * The middleware a route's operation calls for (routing/serve-routes.ts derives each route's chain
+ * from it), in a module of its own so the routing imports neither the app nor the routes.
  */
-
-/** A router and where it is mounted. Each resource is one mount; MCP (`/mcp`) is one too. */
-export interface RouteMount {
-  readonly path: string;
-  readonly router: Router;
-}
 
 /** The shared auth and JSON-body middleware, and link building. */
 export interface RouteKit {
-  /** `requireAuth()` for any valid key, `requireAuth('billing:read')` for a scope (middleware/auth.ts). */
-  readonly requireAuth: RequireAuth;
+  /**
+   * The key check of a realm (default the API's; `mcp` for /mcp, decisions M2): `requireAuth()()`
+   * for any valid key, `requireAuth()('billing:read')` for a scope (middleware/auth.ts). It spends
+   * the per-key rate-limit budget once the key is verified.
+   */
+  readonly requireAuth: (realm?: string) => RequireAuth;
   /** Put at the head of a route that takes a JSON body (415/413/400 handling, JSON_BODY_LIMIT). */
   readonly jsonBody: readonly GatewayHandler[];
   /**
@@ -79,10 +76,18 @@ function createDocumentJsonBody(appLimit: string): GatewayHandler[] {
 }
 
 export function createRouteKit(options: RouteKitOptions): RouteKit {
-  const requireAuth = createRequireAuth(options.keys);
-  return {
+  const byRealm = new Map<string | undefined, RequireAuth>();
+  const requireAuth = (realm?: string): RequireAuth => {
+    const known = byRealm.get(realm);
+    if (known !== undefined) return known;
+    const check = createRequireAuth(options.keys, realm);
     // Spends the per-key rate-limit budget once the key is verified (rate-limit/rate-limiter.ts).
-    requireAuth: options.rateLimiter ? options.rateLimiter.guardAuth(requireAuth) : requireAuth,
+    const guarded = options.rateLimiter ? options.rateLimiter.guardAuth(check) : check;
+    byRealm.set(realm, guarded);
+    return guarded;
+  };
+  return {
+    requireAuth,
     jsonBody: createJsonBody(options.jsonBodyLimit),
     documentJsonBody: createDocumentJsonBody(options.jsonBodyLimit),
     publicBaseUrl: createPublicBaseUrl(options.publicBaseUrl),

@@ -10,6 +10,7 @@ import {
   type ProbeContext,
   probeStatuses,
   probeUntilServed,
+  READINESS_PROBED,
 } from './support/database-probes';
 
 /**
@@ -108,8 +109,8 @@ describe('services and a lost PostgreSQL (integration)', () => {
           );
         }
         for (const answer of await probeStatuses(service, context)) {
-          if (service === 'vault') {
-            // Its only use of PostgreSQL is readiness: not ready, naming the check, and alive.
+          if (READINESS_PROBED.has(service)) {
+            // Probed through readiness: not ready, naming the check, and alive.
             expect({ status: answer.status, text: answer.text }).toEqual({
               status: 503,
               text: expect.stringMatching(/postgres/),

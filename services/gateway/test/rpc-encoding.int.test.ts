@@ -1,4 +1,4 @@
-import { createRpcClient } from '@svc/bus';
+import { serviceClient } from '@svc/bus';
 import { AppError } from '@svc/errors';
 import { createTestBus, type TestBus } from '@svc/testkit';
 
@@ -26,14 +26,14 @@ beforeAll(() => {
 afterAll(() => testBus?.close());
 
 it('fails a request too deep to encode with a non-503 error, not "service is unavailable"', async () => {
-  const orchestrator = createRpcClient(testBus.bus, 'orchestrator', { timeoutMs: 3_000 });
+  const orchestrator = serviceClient(testBus.bus, 'orchestrator', { timeoutMs: 3_000 });
   const request = {
     client_id: CLIENT_ID,
     slug: 'pii-redact',
     input: { text: deep(50_000) },
     client_type: 'api',
   };
-  const failure = await orchestrator.call('quote', request).then(
+  const failure = await orchestrator.quote(request).then(
     () => new Error('the request was sent'),
     (err: unknown) => err,
   );

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { createBus, createRpcClient, type RpcClient } from '@svc/bus';
+import { createBus, type ServiceClient, serviceClient } from '@svc/bus';
 import {
   DailySpendResponse,
   ErrorResponse,
   ListRunsResponse,
+  type PlatformCatalog,
   platformCatalog,
   QuoteResponse,
-  type RpcCatalog,
   RunCountsResponse,
   RunReceiptResponse,
   RunStatusResponse,
@@ -33,8 +33,8 @@ const SCOPES = ['capabilities:read', 'capabilities:quote', 'capabilities:run', '
 describe('run list (integration, shared platform)', () => {
   let stack: SharedTestStack;
   let bus: ReturnType<typeof createBus<typeof platformCatalog>>;
-  let orchestrator: RpcClient<RpcCatalog['orchestrator']>;
-  let wallet: RpcClient<RpcCatalog['wallet']>;
+  let orchestrator: ServiceClient<PlatformCatalog, 'orchestrator'>;
+  let wallet: ServiceClient<PlatformCatalog, 'wallet'>;
   let alice: TestApiKey;
   let bob: TestApiKey;
   const aliceCrt: string[] = [];
@@ -76,8 +76,8 @@ describe('run list (integration, shared platform)', () => {
       logger: createLogger({ service: 'test-run-list', level: 'silent' }),
       encryptionKeys: stack.busEncryptionKeys,
     });
-    orchestrator = createRpcClient(bus, 'orchestrator', { timeoutMs: 10_000 });
-    wallet = createRpcClient(bus, 'wallet', { timeoutMs: 10_000 });
+    orchestrator = serviceClient(bus, 'orchestrator', { timeoutMs: 10_000 });
+    wallet = serviceClient(bus, 'wallet', { timeoutMs: 10_000 });
     alice = await stack.createApiKey({ scopes: SCOPES, balanceUsd: '5' });
     bob = await stack.createApiKey({ scopes: SCOPES });
     // Interleaved, so the two clients' runs sit between each other in time.
@@ -153,15 +153,13 @@ describe('run list (integration, shared platform)', () => {
   });
 
   it('orchestrator.runCounts and runTimeline answer for the owner only', async () => {
-    const counts = RunCountsResponse.parse(
-      await orchestrator.call('runCounts', { client_id: alice.clientId }),
-    );
+    const counts = RunCountsResponse.parse(await orchestrator.runCounts({ client_id: alice.clientId }));
     expect(counts).toEqual({
       counts: { queued: 0, running: 0, retrying: 0, completed: 6, failed: 0, cancelled: 0 },
       total: 6,
     });
     const timeline = RunTimelineResponse.parse(
-      await orchestrator.call('runTimeline', { client_id: alice.clientId, run_id: alicePaid }),
+      await orchestrator.runTimeline({ client_id: alice.clientId, run_id: alicePaid }),
     );
     expect(timeline.status).toBe('completed');
     expect(timeline.events.map((event) => event.event)).toEqual([
@@ -172,7 +170,7 @@ describe('run list (integration, shared platform)', () => {
       'settled',
     ]);
     await expect(
-      orchestrator.call('runTimeline', { client_id: bob.clientId, run_id: alicePaid }),
+      orchestrator.runTimeline({ client_id: bob.clientId, run_id: alicePaid }),
     ).rejects.toMatchObject({ status: 404, message: `unknown run: ${alicePaid}` });
   });
 
@@ -182,18 +180,14 @@ describe('run list (integration, shared platform)', () => {
     );
     const capture = receipt.ledger.lines.find((line) => line.kind === 'capture');
     if (capture === undefined) throw new Error('the paid run has no capture line');
-    const series = DailySpendResponse.parse(
-      await wallet.call('dailySpend', { client_id: alice.clientId, days: 7 }),
-    );
+    const series = DailySpendResponse.parse(await wallet.dailySpend({ client_id: alice.clientId, days: 7 }));
     expect(series.days).toHaveLength(7);
     expect(series.total_usd).toBe(receipt.ledger.charged_usd);
     expect(series.runs).toBe(1);
     expect(series.days.filter((day) => day.runs > 0)).toEqual([
       { date: capture.created_at.slice(0, 10), spent_usd: receipt.ledger.charged_usd, runs: 1 },
     ]);
-    const none = DailySpendResponse.parse(
-      await wallet.call('dailySpend', { client_id: bob.clientId, days: 7 }),
-    );
+    const none = DailySpendResponse.parse(await wallet.dailySpend({ client_id: bob.clientId, days: 7 }));
     expect(none.runs).toBe(0);
   });
 });

@@ -6,7 +6,7 @@
 // orphan holds (docs/decisions.md C11, L-A..L-D; issue 15).
 // Wiring only (defineService: env → logger → prisma → bus → start → health server): dispatcher →
 // RPC → catalog events.
-import { createRpcClient, subscribeEvents } from '@svc/bus';
+import { serviceClient, subscribeEvents } from '@svc/bus';
 import { messageCatalog } from '@svc/capabilities';
 import { type Closable, defineService } from '@svc/service-kit';
 import { capabilityJobEnqueuer, handOverProbe } from './adapters/capability-queue';
@@ -25,15 +25,15 @@ defineService({
   // (no new runs, no more claims or reports), dispatcher (its sweep in progress ends), then the bus and Prisma.
   start: ({ env, logger, prisma, bus }) => {
     const closables: Closable[] = [];
-    const wallet = createRpcClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
-    const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
-    const uploads = createRpcClient(bus, 'uploads', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const wallet = serviceClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const registry = serviceClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const uploads = serviceClient(bus, 'uploads', { timeoutMs: env.RPC_TIMEOUT_MS });
 
     // One cursor for the life of the process: each sweep reads the next page of open holds.
     const orphanHolds = new OrphanHoldScanner(
       async (olderThan, limit, after) =>
         (
-          await wallet.call('openHolds', {
+          await wallet.openHolds({
             older_than: olderThan.toISOString(),
             limit,
             ...(after === undefined ? {} : { after }),
@@ -42,7 +42,7 @@ defineService({
     );
     const sweep = createSweep({
       prisma,
-      holdForRun: (request) => wallet.call('holdForRun', request),
+      holdForRun: wallet.holdForRun,
       resolveFiles: fileResolver(uploads),
       enqueue: capabilityJobEnqueuer(bus),
       probe: handOverProbe(bus),

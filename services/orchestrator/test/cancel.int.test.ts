@@ -46,14 +46,14 @@ async function settlement(clientId: string, runId: string) {
       (await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).settledAt === null ? undefined : true,
     { what: `settled_at of ${runId}` },
   );
-  const { lines } = await h.wallet.call('runLedger', { client_id: clientId, run_id: runId });
+  const { lines } = await h.wallet.runLedger({ client_id: clientId, run_id: runId });
   return lines.filter((line) => line.kind !== 'hold').map((line) => ({ kind: line.kind, note: line.note }));
 }
 
 /** No settlement asked for: no capture or release line, settled_at NULL. */
 async function expectUnsettled(clientId: string, runId: string) {
   expect((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).settledAt).toBeNull();
-  const { lines } = await h.wallet.call('runLedger', { client_id: clientId, run_id: runId });
+  const { lines } = await h.wallet.runLedger({ client_id: clientId, run_id: runId });
   expect(lines.filter((line) => line.kind !== 'hold')).toEqual([]);
 }
 
@@ -62,7 +62,7 @@ describe('cancelRun', () => {
     const { clientId, runId, jobId } = await paidRun();
     expect(await h.queue('capability.pii-redact').getJob(jobId)).toBeDefined();
 
-    const answer = await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId });
+    const answer = await h.orchestrator.cancelRun({ client_id: clientId, run_id: runId });
     expect(answer.outcome).toBe('cancelled');
     expect(answer.run).toMatchObject({
       status: 'cancelled',
@@ -75,7 +75,7 @@ describe('cancelRun', () => {
     expect(await h.queue('capability.pii-redact').getJob(jobId)).toBeUndefined();
     await pollUntil(() => h.finished.some((event) => event.run_id === runId && event.status === 'cancelled'));
     expect(await settlement(clientId, runId)).toEqual([{ kind: 'release', note: 'run cancelled' }]);
-    expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: runId })).toMatchObject({
+    expect(await h.wallet.runLedger({ client_id: clientId, run_id: runId })).toMatchObject({
       held_usd: '0.00',
       charged_usd: '0.00',
     });
@@ -83,7 +83,7 @@ describe('cancelRun', () => {
     await expect(h.claim(runId, jobId)).resolves.toEqual({ go: false, reason: 'cancelled' });
 
     // A finished run cannot be cancelled again.
-    const again = await rejection(h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId }));
+    const again = await rejection(h.orchestrator.cancelRun({ client_id: clientId, run_id: runId }));
     expect(again).toBeInstanceOf(ConflictError);
     expect(again).toMatchObject({
       message: `run ${runId} is already cancelled; only queued, retrying or running runs can be cancelled`,
@@ -94,7 +94,7 @@ describe('cancelRun', () => {
     const { clientId, runId, jobId } = await paidRun();
     await expect(h.claim(runId, jobId)).resolves.toEqual({ go: true, attempt: 1 });
 
-    const first = await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId });
+    const first = await h.orchestrator.cancelRun({ client_id: clientId, run_id: runId });
     expect(first.outcome).toBe('cancel_requested');
     const requestedAt = first.run.cancel_requested_at;
     expect(first.run).toMatchObject({
@@ -105,7 +105,7 @@ describe('cancelRun', () => {
     await pollUntil(() => h.cancelRequests.some((event) => event.run_id === runId));
 
     // Asking again answers the same; the first request's time stands.
-    const second = await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId });
+    const second = await h.orchestrator.cancelRun({ client_id: clientId, run_id: runId });
     expect(second).toMatchObject({ outcome: 'cancel_requested', run: { cancel_requested_at: requestedAt } });
     await expectUnsettled(clientId, runId);
 
@@ -118,9 +118,7 @@ describe('cancelRun', () => {
         at: new Date().toISOString(),
       }),
     ).resolves.toEqual({ applied: true });
-    await expect(
-      h.orchestrator.call('getRun', { client_id: clientId, run_id: runId }),
-    ).resolves.toMatchObject({
+    await expect(h.orchestrator.getRun({ client_id: clientId, run_id: runId })).resolves.toMatchObject({
       status: 'cancelled',
       cancel_requested_at: requestedAt,
     });
@@ -131,7 +129,7 @@ describe('cancelRun', () => {
   it('a running run whose worker died is cancelled by its job’s next claim (nothing runs)', async () => {
     const { clientId, runId, jobId } = await paidRun();
     await h.claim(runId, jobId);
-    await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId });
+    await h.orchestrator.cancelRun({ client_id: clientId, run_id: runId });
     // The worker died before it heard the request; BullMQ hands the job to another worker.
     await expect(h.claim(runId, jobId)).resolves.toEqual({ go: false, reason: 'cancelled' });
     expect(await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
@@ -146,7 +144,7 @@ describe('cancelRun', () => {
     const { clientId, runId, jobId } = await paidRun();
     const at = new Date().toISOString();
     await h.claim(runId, jobId);
-    await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId });
+    await h.orchestrator.cancelRun({ client_id: clientId, run_id: runId });
     const base = { run_id: runId, job_id: jobId, attempt: 1, at } as const;
     await h.report({ ...base, event: 'completed', result: PII_RESULT });
     // The handler's late `cancelled` changes nothing.
@@ -167,7 +165,7 @@ describe('cancelRun', () => {
       at,
       error: 'worker crashed',
     });
-    const answer = await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId });
+    const answer = await h.orchestrator.cancelRun({ client_id: clientId, run_id: runId });
     expect(answer).toMatchObject({ outcome: 'cancelled', run: { status: 'cancelled' } });
     expect(await settlement(clientId, runId)).toEqual([{ kind: 'release', note: 'run cancelled' }]);
     await expect(h.claim(runId, jobId)).resolves.toEqual({ go: false, reason: 'cancelled' });
@@ -176,7 +174,7 @@ describe('cancelRun', () => {
   it('cancels a free queued crt run without any settlement', async () => {
     const clientId = randomUUID();
     const { run } = await h.start(clientId);
-    const answer = await h.orchestrator.call('cancelRun', { client_id: clientId, run_id: run.run_id });
+    const answer = await h.orchestrator.cancelRun({ client_id: clientId, run_id: run.run_id });
     expect(answer).toMatchObject({ outcome: 'cancelled', run: { status: 'cancelled', price_usd: '0.00' } });
     expect(await h.jobOf(run.run_id)).toBeUndefined();
     expect((await h.prisma.run.findUniqueOrThrow({ where: { id: run.run_id } })).settledAt).toBeNull();
@@ -186,7 +184,7 @@ describe('cancelRun', () => {
     const { clientId, runId } = await paidRun();
     // What a run recorded but not yet confirmed by the wallet looks like (start-run, pending-hold).
     await h.prisma.$executeRaw`UPDATE orchestrator.runs SET hold_pending = true WHERE id = ${runId}::uuid`;
-    const refused = await rejection(h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId }));
+    const refused = await rejection(h.orchestrator.cancelRun({ client_id: clientId, run_id: runId }));
     expect(refused).toBeInstanceOf(ConflictError);
     expect(refused).toMatchObject({ message: `run ${runId} is still being recorded; try again in a moment` });
     expect(await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({
@@ -197,18 +195,14 @@ describe('cancelRun', () => {
 
   it('is the same 404 for another client as for an unknown run; 409 for a completed run', async () => {
     const { clientId, runId, jobId } = await paidRun();
-    const stranger = await rejection(
-      h.orchestrator.call('cancelRun', { client_id: randomUUID(), run_id: runId }),
-    );
+    const stranger = await rejection(h.orchestrator.cancelRun({ client_id: randomUUID(), run_id: runId }));
     expect(stranger).toBeInstanceOf(NotFoundError);
     expect(stranger).toMatchObject({ message: `unknown run: ${runId}` });
     expect((await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe('queued');
 
     const at = new Date().toISOString();
     await h.report({ event: 'completed', run_id: runId, job_id: jobId, attempt: 1, at, result: PII_RESULT });
-    const finished = await rejection(
-      h.orchestrator.call('cancelRun', { client_id: clientId, run_id: runId }),
-    );
+    const finished = await rejection(h.orchestrator.cancelRun({ client_id: clientId, run_id: runId }));
     expect(finished).toBeInstanceOf(ConflictError);
     expect(finished).toMatchObject({
       message: `run ${runId} is already completed; only queued, retrying or running runs can be cancelled`,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createRpcClient } from '@svc/bus';
+import { serviceClient } from '@svc/bus';
 import { ServiceUnavailableError } from '@svc/errors';
 import { pollUntil } from '@svc/testkit';
 import { runJobId } from '../src/domain/dispatch';
@@ -28,7 +28,7 @@ const SLOW = { timeoutMs: 45_000 };
 /** A paid pii-redact start sent to an orchestrator that dies at `crashAt`; the call gets no answer. */
 async function startAndCrash(crashAt: string) {
   const clientId = await h.client({ balanceUsd: '1.00' });
-  const quote = await h.orchestrator.call('quote', {
+  const quote = await h.orchestrator.quote({
     client_id: clientId,
     slug: 'pii-redact',
     input: { text: TEXT },
@@ -37,9 +37,9 @@ async function startAndCrash(crashAt: string) {
   // Only the armed replica answers rpc.orchestrator while the request is sent.
   await h.stack.stop('orchestrator');
   const armed = await h.stack.startReplica('orchestrator', { env: { SVC_CRASH_AT: crashAt } });
-  const impatient = createRpcClient(h.bus, 'orchestrator', { timeoutMs: 3_000 });
+  const impatient = serviceClient(h.bus, 'orchestrator', { timeoutMs: 3_000 });
   const err = await rejection(
-    impatient.call('startRun', {
+    impatient.startRun({
       client_id: clientId,
       slug: 'pii-redact',
       input: { text: TEXT },

@@ -172,10 +172,8 @@ describe('dispatcher: jobs Redis no longer has', () => {
       },
     });
     await pollUntil(() => h.finished.some((event) => event.run_id === id && event.status === 'failed'));
-    await pollUntil(
-      async () => (await h.wallet.call('runLedger', { client_id: clientId, run_id: id })).settled,
-    );
-    expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: id })).toMatchObject({
+    await pollUntil(async () => (await h.wallet.runLedger({ client_id: clientId, run_id: id })).settled);
+    expect(await h.wallet.runLedger({ client_id: clientId, run_id: id })).toMatchObject({
       held_usd: '0.00',
       charged_usd: '0.00',
     });
@@ -357,7 +355,7 @@ describe('dispatcher: holds', () => {
     const clientId = await h.client({ balanceUsd: '1.00' });
     const quote = await h.quote(clientId, 'pii-redact', { text: TEXT });
     // What an undone pending run whose hold the wallet had made leaves behind (uploads refusal).
-    await h.wallet.call('holdForRun', {
+    await h.wallet.holdForRun({
       client_id: clientId,
       run_id: quote.quote_id,
       quote_id: quote.quote_id,
@@ -379,11 +377,11 @@ describe('dispatcher: holds', () => {
     const swept = await createSweep(sweepDeps(h.bus, { now: later }))();
     expect(swept.orphansReleased).toContain(quote.quote_id);
     expect(swept.orphansReleased).not.toContain(live.run.run_id);
-    expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: quote.quote_id })).toMatchObject({
+    expect(await h.wallet.runLedger({ client_id: clientId, run_id: quote.quote_id })).toMatchObject({
       held_usd: '0.00',
       settled: true,
     });
-    expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: live.run.run_id })).toMatchObject({
+    expect(await h.wallet.runLedger({ client_id: clientId, run_id: live.run.run_id })).toMatchObject({
       held_usd: '0.002',
       settled: false,
     });

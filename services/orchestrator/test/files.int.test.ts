@@ -164,7 +164,7 @@ describe('orchestrator.startRun with files', () => {
       { client_id: clientId, slug: 'pdf-extract-text', upload_ids: [pdf.upload_id] },
       { client_id: clientId, slug: 'pdf-extract-text', upload_ids: [pdf.upload_id], run_id: runId },
     ]);
-    expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: runId })).toMatchObject({
+    expect(await h.wallet.runLedger({ client_id: clientId, run_id: runId })).toMatchObject({
       held_usd: '0.012',
     });
   });

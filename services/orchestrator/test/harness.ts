@@ -1,16 +1,15 @@
 import {
   type Bus,
   createBus,
-  createRpcClient,
-  type RpcClient,
+  type ServiceClient,
   type Subscription,
+  serviceClient,
   subscribeEvents,
 } from '@svc/bus';
 import { type JobName, type MessageCatalog, messageCatalog } from '@svc/capabilities';
 import {
   type CapabilityRecord,
   type EventPayload,
-  type RpcCatalog,
   type RpcRequestInput,
   type RpcResponse,
   runtimeWorkersKey,
@@ -35,8 +34,8 @@ export interface Harness {
   prisma: PrismaClient;
   bus: Bus<MessageCatalog>;
   log: MemoryLogger;
-  orchestrator: RpcClient<RpcCatalog['orchestrator']>;
-  wallet: RpcClient<RpcCatalog['wallet']>;
+  orchestrator: ServiceClient<MessageCatalog, 'orchestrator'>;
+  wallet: ServiceClient<MessageCatalog, 'wallet'>;
   crtQueue: Queue;
   /** The BullMQ queue of a job type on the stack's prefix (made once, closed with the harness). */
   queue(name: JobName): Queue;
@@ -98,14 +97,14 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
   });
   await subscription.waitUntilReady();
 
-  const orchestrator = createRpcClient(bus, 'orchestrator', { timeoutMs: 15_000 });
+  const orchestrator = serviceClient(bus, 'orchestrator', { timeoutMs: 15_000 });
   return {
     stack,
     prisma,
     bus,
     log,
     orchestrator,
-    wallet: createRpcClient(bus, 'wallet', { timeoutMs: 15_000 }),
+    wallet: serviceClient(bus, 'wallet', { timeoutMs: 15_000 }),
     crtQueue,
     queue,
     finished,
@@ -121,8 +120,8 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     async workerGone(runtime, workerId = 'test-worker') {
       await bus.redis.zrem(runtimeWorkersKey(stack.prefix, runtime), workerId);
     },
-    report: (payload) => orchestrator.call('reportRun', payload),
-    claim: (runId, jobId) => orchestrator.call('claimAttempt', { run_id: runId, job_id: jobId }),
+    report: (payload) => orchestrator.reportRun(payload),
+    claim: (runId, jobId) => orchestrator.claimAttempt({ run_id: runId, job_id: jobId }),
     async close() {
       await subscription.close();
       for (const open of queues.values()) await open.close();
@@ -180,16 +179,16 @@ export async function startInProcessHarness(
   options: InProcessHarnessOptions = {},
 ): Promise<InProcessHarness> {
   const h = await startHarness({ services: ['registry', 'wallet'] });
-  const wallet = createRpcClient(h.bus, 'wallet', { timeoutMs: WALLET_TIMEOUT_MS });
-  const registry = createRpcClient(h.bus, 'registry', { timeoutMs: WALLET_TIMEOUT_MS });
-  const uploads = createRpcClient(h.bus, 'uploads', { timeoutMs: WALLET_TIMEOUT_MS });
+  const wallet = serviceClient(h.bus, 'wallet', { timeoutMs: WALLET_TIMEOUT_MS });
+  const registry = serviceClient(h.bus, 'registry', { timeoutMs: WALLET_TIMEOUT_MS });
+  const uploads = serviceClient(h.bus, 'uploads', { timeoutMs: WALLET_TIMEOUT_MS });
   const records = options.records ?? {};
   const directory = createCapabilityDirectory({
     // ms: the production default (CAPABILITY_CACHE_TTL_MS).
     ttlMs: 5_000,
     fetch: async (slug) => {
       const own = Object.hasOwn(records, slug) ? records[slug] : undefined;
-      return own ?? (await registry.call('describe', { slug })).capability;
+      return own ?? (await registry.describe({ slug })).capability;
     },
   });
   const deps = { prisma: h.prisma, bus: h.bus, logger: h.log.logger };
@@ -205,15 +204,15 @@ export async function startInProcessHarness(
   return {
     ...h,
     start: (clientId, extra = {}) =>
-      h.orchestrator.call('startCrtRun', {
+      h.orchestrator.startCrtRun({
         client_id: clientId,
         client_type: 'api',
         input: { apex: 'example.com' },
         ...extra,
       }),
     quote: (clientId, slug, input) =>
-      h.orchestrator.call('quote', { client_id: clientId, slug, input, client_type: 'api' }),
-    run: (request) => h.orchestrator.call('startRun', { client_type: 'api', ...request }),
+      h.orchestrator.quote({ client_id: clientId, slug, input, client_type: 'api' }),
+    run: (request) => h.orchestrator.startRun({ client_type: 'api', ...request }),
     async jobOf(runId) {
       const row = await h.prisma.run.findUnique({ where: { id: runId }, select: { jobId: true } });
       return row?.jobId ? h.crtQueue.getJob(row.jobId) : undefined;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RpcClient } from '@svc/bus';
-import { type RpcCatalog, RunRecord } from '@svc/contracts';
+import { RunRecord } from '@svc/contracts';
 import { ConflictError, PaymentRequiredError, ServiceUnavailableError, ValidationError } from '@svc/errors';
 import { pollUntil } from '@svc/testkit';
 import { runJobId } from '../src/domain/dispatch';
@@ -60,7 +59,7 @@ describe('orchestrator.startRun (paid)', () => {
     const jobId = runJobId(runId, 1);
     const job = await h.queue('capability.pii-redact').getJob(jobId);
     expect(job?.data).toEqual({ run_id: runId, input: PARSED_INPUT });
-    expect(await h.wallet.call('runLedger', { client_id: clientId, run_id: runId })).toMatchObject({
+    expect(await h.wallet.runLedger({ client_id: clientId, run_id: runId })).toMatchObject({
       held_usd: '0.004',
       charged_usd: '0.00',
       settled: false,
@@ -68,7 +67,7 @@ describe('orchestrator.startRun (paid)', () => {
 
     // The worker's side (claim, then its report) as RPC calls.
     const at = new Date().toISOString();
-    await expect(h.orchestrator.call('claimAttempt', { run_id: runId, job_id: jobId })).resolves.toEqual({
+    await expect(h.orchestrator.claimAttempt({ run_id: runId, job_id: jobId })).resolves.toEqual({
       go: true,
       attempt: 1,
     });
@@ -79,7 +78,7 @@ describe('orchestrator.startRun (paid)', () => {
       characters: 1_500,
     };
     await expect(
-      h.orchestrator.call('reportRun', {
+      h.orchestrator.reportRun({
         event: 'completed',
         run_id: runId,
         job_id: jobId,
@@ -92,10 +91,10 @@ describe('orchestrator.startRun (paid)', () => {
     expect(row).toMatchObject({ status: 'completed', priceMicros: 4_000n });
     // The wallet captures it: the receipt shows the charge.
     await pollUntil(async () => {
-      const receipt = await h.orchestrator.call('receipt', { client_id: clientId, run_id: runId });
+      const receipt = await h.orchestrator.receipt({ client_id: clientId, run_id: runId });
       return receipt.ledger.settled;
     });
-    const receipt = await h.orchestrator.call('receipt', { client_id: clientId, run_id: runId });
+    const receipt = await h.orchestrator.receipt({ client_id: clientId, run_id: runId });
     expect(receipt).toMatchObject({
       ok: true,
       currency: 'USD',
@@ -259,11 +258,10 @@ describe('a paid run recorded with its hold pending (issue 15)', () => {
    * held the price and its answer was lost (a timeout, a crash after the call).
    */
   function handlersWhoseHold(hold: 'never' | 'lost') {
-    const wallet: RpcClient<RpcCatalog['wallet']> = {
-      service: 'wallet',
-      call: async (method, request) => {
-        if (method !== 'holdForRun') return h.wallet.call(method, request);
-        if (hold === 'lost') await h.wallet.call(method, request);
+    const wallet: typeof h.wallet = {
+      ...h.wallet,
+      holdForRun: async (request) => {
+        if (hold === 'lost') await h.wallet.holdForRun(request);
         throw new ServiceUnavailableError(`wallet service did not answer within ${WALLET_TIMEOUT_MS} ms`);
       },
     };

@@ -63,7 +63,7 @@ afterAll(async () => {
 describe('orchestrator process', () => {
   it('takes a run from startCrtRun through the worker to completed, announcing run.finished', async () => {
     const clientId = randomUUID();
-    const { run, replay } = await h.orchestrator.call('startCrtRun', {
+    const { run, replay } = await h.orchestrator.startCrtRun({
       client_id: clientId,
       client_type: 'api',
       input: { apex: 'example.com' },
@@ -73,7 +73,7 @@ describe('orchestrator process', () => {
     await pollUntil(() =>
       h.finished.some((event) => event.run_id === run.run_id && event.status === 'completed'),
     );
-    const done = await h.orchestrator.call('getRun', { client_id: clientId, run_id: run.run_id });
+    const done = await h.orchestrator.getRun({ client_id: clientId, run_id: run.run_id });
     expect(done).toMatchObject({ status: 'completed', result: crtResult('example.com') });
     expect(done.started_at).not.toBeNull();
     expect(done.finished_at).not.toBeNull();
@@ -81,13 +81,13 @@ describe('orchestrator process', () => {
 
   it('keeps runs across a restart and queues, at start-up, a run committed but never queued', async () => {
     const clientId = randomUUID();
-    const { run } = await h.orchestrator.call('startCrtRun', {
+    const { run } = await h.orchestrator.startCrtRun({
       client_id: clientId,
       client_type: 'api',
       input: { apex: 'example.org' },
     });
     await pollUntil(() => h.finished.some((event) => event.run_id === run.run_id));
-    const before = await h.orchestrator.call('getRun', { client_id: clientId, run_id: run.run_id });
+    const before = await h.orchestrator.getRun({ client_id: clientId, run_id: run.run_id });
 
     // SIGTERM: a graceful shutdown in the documented order exits 0.
     expect(await h.stack.stop('orchestrator')).toBe(0);
@@ -109,27 +109,25 @@ describe('orchestrator process', () => {
     });
     await h.stack.start('orchestrator');
 
-    await expect(h.orchestrator.call('getRun', { client_id: clientId, run_id: run.run_id })).resolves.toEqual(
-      before,
-    );
+    await expect(h.orchestrator.getRun({ client_id: clientId, run_id: run.run_id })).resolves.toEqual(before);
     await pollUntil(() =>
       h.finished.some((event) => event.run_id === orphanId && event.status === 'completed'),
     );
     expect(taken.filter((id) => id === orphanId)).toHaveLength(1);
-    const orphan = await h.orchestrator.call('getRun', { client_id: clientId, run_id: orphanId });
+    const orphan = await h.orchestrator.getRun({ client_id: clientId, run_id: orphanId });
     expect(orphan).toMatchObject({ status: 'completed', result: { apex: 'example.net' } });
   });
 
   it('quote → paid run → worker completes → the wallet captures the quoted price', async () => {
     const clientId = await h.client({ balanceUsd: '0.50' });
-    const quote = await h.orchestrator.call('quote', {
+    const quote = await h.orchestrator.quote({
       client_id: clientId,
       slug: 'pii-redact',
       input: { text: TEXT },
       client_type: 'api',
     });
     expect(quote).toMatchObject({ price_usd: '0.002', wallet_clearance: { cleared: true } });
-    const { run } = await h.orchestrator.call('startRun', {
+    const { run } = await h.orchestrator.startRun({
       client_id: clientId,
       slug: 'pii-redact',
       input: { text: TEXT },
@@ -141,26 +139,26 @@ describe('orchestrator process', () => {
       h.finished.some((event) => event.run_id === run.run_id && event.status === 'completed'),
     );
     await pollUntil(async () => {
-      const receipt = await h.orchestrator.call('receipt', { client_id: clientId, run_id: run.run_id });
+      const receipt = await h.orchestrator.receipt({ client_id: clientId, run_id: run.run_id });
       return receipt.ledger.settled;
     });
-    const receipt = await h.orchestrator.call('receipt', { client_id: clientId, run_id: run.run_id });
+    const receipt = await h.orchestrator.receipt({ client_id: clientId, run_id: run.run_id });
     expect(receipt).toMatchObject({
       run: { status: 'completed', result: PII_RESULT, price_usd: '0.002' },
       ledger: { charged_usd: '0.002', held_usd: '0.00', settled: true },
     });
-    expect(await h.wallet.call('balance', { client_id: clientId })).toMatchObject({ balance_usd: '0.498' });
+    expect(await h.wallet.balance({ client_id: clientId })).toMatchObject({ balance_usd: '0.498' });
   });
 
   it('its sweeper releases a hold whose run was never recorded', async () => {
     const clientId = await h.client({ balanceUsd: '0.50' });
-    const quote = await h.orchestrator.call('quote', {
+    const quote = await h.orchestrator.quote({
       client_id: clientId,
       slug: 'pii-redact',
       input: { text: TEXT },
       client_type: 'api',
     });
-    await h.wallet.call('holdForRun', {
+    await h.wallet.holdForRun({
       client_id: clientId,
       run_id: quote.quote_id,
       quote_id: quote.quote_id,
@@ -168,10 +166,10 @@ describe('orchestrator process', () => {
       input_hash: inputHash({ text: TEXT, types: ['email', 'phone', 'iban', 'card'], style: 'label' }),
     });
     await pollUntil(
-      async () => (await h.wallet.call('runLedger', { client_id: clientId, run_id: quote.quote_id })).settled,
+      async () => (await h.wallet.runLedger({ client_id: clientId, run_id: quote.quote_id })).settled,
       { timeoutMs: 15_000 },
     );
-    const ledger = await h.wallet.call('runLedger', { client_id: clientId, run_id: quote.quote_id });
+    const ledger = await h.wallet.runLedger({ client_id: clientId, run_id: quote.quote_id });
     expect(ledger.lines.map((line) => [line.kind, line.note])).toEqual([
       ['hold', `hold for run ${quote.quote_id}`],
       ['release', 'hold without a run'],

@@ -146,9 +146,7 @@ describe('orchestrator.startRun (modes)', () => {
     expect(await h.queue('capability.html-to-pdf').getJob(runJobId(runId, 1))).toBeDefined();
     await h.workerUp('browser', 'mode-test');
     try {
-      await expect(
-        h.orchestrator.call('getRun', { client_id: clientId, run_id: runId }),
-      ).resolves.toMatchObject({
+      await expect(h.orchestrator.getRun({ client_id: clientId, run_id: runId })).resolves.toMatchObject({
         waiting_for_runtime: null,
         status_message: 'queued: waiting for a worker',
       });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createRpcClient } from '@svc/bus';
+import { serviceClient } from '@svc/bus';
 import { pollUntil } from '@svc/testkit';
 import { MAX_EVENT_RUN_BYTES } from '../src/domain/run-finished';
 import { redriveSettlements } from '../src/domain/settlement-sweep';
@@ -37,7 +37,7 @@ describe('orchestrator.claimAttempt and reportRun', () => {
   it('claims (running, attempt 1), then completes storing the result, and publishes run.finished', async () => {
     const { clientId, id, jobId } = await crtRun();
     await expect(h.claim(id, jobId)).resolves.toEqual({ go: true, attempt: 1 });
-    const running = await h.orchestrator.call('getRun', { client_id: clientId, run_id: id });
+    const running = await h.orchestrator.getRun({ client_id: clientId, run_id: id });
     expect(running).toMatchObject({ status: 'running', attempts: 1, finished_at: null });
     expect(running.started_at).not.toBeNull();
     expect(running).not.toHaveProperty('result');
@@ -47,7 +47,7 @@ describe('orchestrator.claimAttempt and reportRun', () => {
     await expect(
       h.report({ event: 'completed', run_id: id, job_id: jobId, attempt: 1, at: at(2), result, metrics }),
     ).resolves.toEqual({ applied: true });
-    const completed = await h.orchestrator.call('getRun', { client_id: clientId, run_id: id });
+    const completed = await h.orchestrator.getRun({ client_id: clientId, run_id: id });
     expect(completed).toMatchObject({ status: 'completed', finished_at: at(2), result, attempts: 1 });
     expect(await h.prisma.run.findUniqueOrThrow({ where: { id } })).toMatchObject({ metrics, attempts: 1 });
     await pollUntil(() => h.finished.some((event) => event.run_id === id && event.status === 'completed'));
@@ -75,7 +75,7 @@ describe('orchestrator.claimAttempt and reportRun', () => {
       client_id: clientId,
     });
     // Stored whole all the same: the gateway loads it with getRun.
-    await expect(h.orchestrator.call('getRun', { client_id: clientId, run_id: id })).resolves.toMatchObject({
+    await expect(h.orchestrator.getRun({ client_id: clientId, run_id: id })).resolves.toMatchObject({
       status: 'completed',
       result,
     });
@@ -97,7 +97,7 @@ describe('orchestrator.claimAttempt and reportRun', () => {
     await pollUntil(() => announced() > before);
     // The first result and finish time stand, and the re-announcement carries them too.
     expect(await h.prisma.run.findUniqueOrThrow({ where: { id } })).toEqual({ ...stored });
-    const record = await h.orchestrator.call('getRun', { client_id: clientId, run_id: id });
+    const record = await h.orchestrator.getRun({ client_id: clientId, run_id: id });
     expect(record).toMatchObject({ result, finished_at: at(5) });
     expect(h.finished.filter((event) => event.run_id === id).at(-1)).toEqual({
       run_id: id,
@@ -120,7 +120,7 @@ describe('orchestrator.claimAttempt and reportRun', () => {
         error: 'browser crashed',
       }),
     ).resolves.toEqual({ applied: true });
-    await expect(h.orchestrator.call('getRun', { client_id: clientId, run_id: id })).resolves.toMatchObject({
+    await expect(h.orchestrator.getRun({ client_id: clientId, run_id: id })).resolves.toMatchObject({
       status: 'retrying',
       status_message: 'retrying: attempt 1 failed (browser crashed); the next attempt starts after a backoff',
     });
@@ -145,7 +145,7 @@ describe('orchestrator.claimAttempt and reportRun', () => {
     await expect(
       h.report({ event: 'failed', run_id: id, job_id: jobId, attempt: 2, at: at(4), error }),
     ).resolves.toEqual({ applied: true });
-    const failed = await h.orchestrator.call('getRun', { client_id: clientId, run_id: id });
+    const failed = await h.orchestrator.getRun({ client_id: clientId, run_id: id });
     expect(failed).toMatchObject({ status: 'failed', error, finished_at: at(4), attempts: 2 });
     expect(failed).not.toHaveProperty('result');
     await pollUntil(() => h.finished.some((event) => event.run_id === id && event.status === 'failed'));
@@ -155,7 +155,7 @@ describe('orchestrator.claimAttempt and reportRun', () => {
     const { clientId, id, jobId } = await crtRun();
     const bad = { ...crtResult('example.com'), live_hosts_verified: true };
     await h.report({ event: 'completed', run_id: id, job_id: jobId, attempt: 1, at: at(1), result: bad });
-    const stored = await h.orchestrator.call('getRun', { client_id: clientId, run_id: id });
+    const stored = await h.orchestrator.getRun({ client_id: clientId, run_id: id });
     expect(stored).toMatchObject({
       status: 'failed',
       error: { code: 'internal', message: 'internal error' },
@@ -187,7 +187,7 @@ describe('orchestrator.claimAttempt and reportRun', () => {
     await h.claim(id, jobId);
     // The first worker died; BullMQ handed the job to another one, which claims it again.
     await expect(h.claim(id, jobId)).resolves.toEqual({ go: true, attempt: 2 });
-    await expect(h.orchestrator.call('getRun', { client_id: clientId, run_id: id })).resolves.toMatchObject({
+    await expect(h.orchestrator.getRun({ client_id: clientId, run_id: id })).resolves.toMatchObject({
       status: 'running',
       attempts: 2,
       status_message: 'running (attempt 2; picked up again after the previous attempt stopped)',
@@ -214,7 +214,7 @@ describe('orchestrator.claimAttempt and reportRun', () => {
     await expect(
       h.report({ event: 'completed', run_id: id, job_id: next, attempt: 2, at: at(9), result }),
     ).resolves.toEqual({ applied: false });
-    await expect(h.orchestrator.call('getRun', { client_id: clientId, run_id: id })).resolves.toMatchObject({
+    await expect(h.orchestrator.getRun({ client_id: clientId, run_id: id })).resolves.toMatchObject({
       status: 'completed',
       finished_at: at(7),
       result,
@@ -247,7 +247,7 @@ describe('reportRun settles paid runs (wallet.settle, settled_at)', () => {
   }
 
   const ledger = (clientId: string, runId: string) =>
-    h.wallet.call('runLedger', { client_id: clientId, run_id: runId });
+    h.wallet.runLedger({ client_id: clientId, run_id: runId });
   const settledAt = async (runId: string) =>
     (await h.prisma.run.findUniqueOrThrow({ where: { id: runId } })).settledAt;
 
@@ -274,7 +274,7 @@ describe('reportRun settles paid runs (wallet.settle, settled_at)', () => {
       await expect(
         h.report({ event: 'completed', run_id: runId, job_id: jobId, attempt: 1, at: now(), result: RESULT }),
       ).resolves.toEqual({ applied: true });
-      const wallet = createRpcClient(h.bus, 'wallet', { timeoutMs: WALLET_TIMEOUT_MS });
+      const wallet = serviceClient(h.bus, 'wallet', { timeoutMs: WALLET_TIMEOUT_MS });
       const deps = { prisma: h.prisma, settle: walletSettler(wallet), logger: h.log.logger, afterMs: 0 };
       // The sweep finds it and cannot settle it yet.
       await expect(redriveSettlements(deps)).resolves.not.toContain(runId);
@@ -292,7 +292,7 @@ describe('reportRun settles paid runs (wallet.settle, settled_at)', () => {
     const settled = await ledger(clientId, runId);
     expect(settled).toMatchObject({ settled: true, held_usd: '0.00' });
     expect(settled.lines.map((line) => line.kind)).toEqual(['hold', 'capture']);
-    expect(await h.wallet.call('balance', { client_id: clientId })).toMatchObject({
+    expect(await h.wallet.balance({ client_id: clientId })).toMatchObject({
       spent_usd: settled.charged_usd,
     });
     // Asked again (a sweep of another replica, a repeated report): nothing more is written.
@@ -300,7 +300,7 @@ describe('reportRun settles paid runs (wallet.settle, settled_at)', () => {
       h.report({ event: 'completed', run_id: runId, job_id: jobId, attempt: 1, at: now(), result: RESULT }),
     ).resolves.toEqual({ applied: false });
     await expect(
-      h.wallet.call('settle', { run_id: runId, client_id: clientId, outcome: 'capture', reason: 'again' }),
+      h.wallet.settle({ run_id: runId, client_id: clientId, outcome: 'capture', reason: 'again' }),
     ).resolves.toEqual({ applied: false });
     expect((await ledger(clientId, runId)).lines).toHaveLength(2);
   });

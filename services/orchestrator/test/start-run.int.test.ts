@@ -101,9 +101,7 @@ describe('startCrtRun', () => {
       [alice, first],
       [bob, second],
     ] as const) {
-      expect(await h.orchestrator.call('getRun', { client_id: clientId, run_id: chosen })).toEqual(
-        answer.run,
-      );
+      expect(await h.orchestrator.getRun({ client_id: clientId, run_id: chosen })).toEqual(answer.run);
     }
     expect(await h.prisma.quote.count({ where: { id: chosen } })).toBe(0);
     // The id again, from either: 409 in the same words, about its own run only.
@@ -294,15 +292,11 @@ describe('getRun', () => {
   it('shows the run to its owner only: another client gets the same 404 as an unknown run', async () => {
     const owner = randomUUID();
     const { run } = await h.start(owner);
-    await expect(h.orchestrator.call('getRun', { client_id: owner, run_id: run.run_id })).resolves.toEqual(
-      run,
-    );
+    await expect(h.orchestrator.getRun({ client_id: owner, run_id: run.run_id })).resolves.toEqual(run);
 
-    const stranger = await rejection(
-      h.orchestrator.call('getRun', { client_id: randomUUID(), run_id: run.run_id }),
-    );
+    const stranger = await rejection(h.orchestrator.getRun({ client_id: randomUUID(), run_id: run.run_id }));
     const unknownId = randomUUID();
-    const missing = await rejection(h.orchestrator.call('getRun', { client_id: owner, run_id: unknownId }));
+    const missing = await rejection(h.orchestrator.getRun({ client_id: owner, run_id: unknownId }));
     expect(stranger).toBeInstanceOf(NotFoundError);
     expect(stranger).toMatchObject({ status: 404, message: `unknown run: ${run.run_id}` });
     expect(missing).toBeInstanceOf(NotFoundError);

@@ -1,4 +1,4 @@
-import { type Bus, createRpcClient } from '@svc/bus';
+import { type Bus, serviceClient } from '@svc/bus';
 import type { MessageCatalog } from '@svc/capabilities';
 import { capabilityJobEnqueuer, handOverProbe } from '../src/adapters/capability-queue';
 import { createSweep, type Sweep, type SweepDeps } from '../src/domain/dispatcher';
@@ -18,8 +18,8 @@ export function sweepDeps(
 ): SweepDeps {
   return {
     prisma: h.prisma,
-    holdForRun: (request) => h.wallet.call('holdForRun', request),
-    resolveFiles: fileResolver(createRpcClient(h.bus, 'uploads', { timeoutMs: WALLET_TIMEOUT_MS })),
+    holdForRun: (request) => h.wallet.holdForRun(request),
+    resolveFiles: fileResolver(serviceClient(h.bus, 'uploads', { timeoutMs: WALLET_TIMEOUT_MS })),
     enqueue: capabilityJobEnqueuer(bus),
     probe: handOverProbe(bus),
     publishFinished: runFinishedPublisher(h.bus),
@@ -28,7 +28,7 @@ export function sweepDeps(
     orphanHolds: new OrphanHoldScanner(
       async (olderThan, limit, after) =>
         (
-          await h.wallet.call('openHolds', {
+          await h.wallet.openHolds({
             older_than: olderThan.toISOString(),
             limit,
             ...(after === undefined ? {} : { after }),

@@ -5,7 +5,7 @@
 // the repeatable `uploads.cleanup` job.
 // Wiring only (defineService: env → logger → prisma → bus → store → start → health server): RPC →
 // cleanup scheduler/worker → internal HTTP server → catalog events.
-import { createRpcClient, serveRpc, subscribeEvents } from '@svc/bus';
+import { serveRpc, serviceClient, subscribeEvents } from '@svc/bus';
 import { platformCatalog } from '@svc/contracts';
 import { type Closable, createCapabilityDirectory, defineService, listenHttp } from '@svc/service-kit';
 import type { UploadsDeps } from './domain/settings';
@@ -25,9 +25,9 @@ defineService({
   // the bus and Prisma.
   start: async ({ env, logger, prisma, bus, store }) => {
     const closables: Closable[] = [];
-    const registry = createRpcClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
+    const registry = serviceClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
     const directory = createCapabilityDirectory({
-      fetch: async (slug) => (await registry.call('describe', { slug })).capability,
+      fetch: async (slug) => (await registry.describe({ slug })).capability,
       ttlMs: env.CAPABILITY_CACHE_TTL_MS,
     });
     const deps: UploadsDeps = {

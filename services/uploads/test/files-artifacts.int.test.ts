@@ -33,7 +33,7 @@ function completeUpload(
 }
 
 function resolve(slug: string, uploadIds: string[], runId?: string, owner = client) {
-  return h.uploads.call('resolveFiles', {
+  return h.uploads.resolveFiles({
     client_id: owner,
     slug,
     upload_ids: uploadIds,
@@ -194,14 +194,14 @@ describe('artifacts', () => {
       await writeArtifact(runId, 'a-thumb.png', 'image/png', await makeImage(4, 4, 'png')),
     ];
     await expect(
-      h.uploads.call('registerArtifacts', { client_id: client, run_id: runId, artifacts: reported }),
+      h.uploads.registerArtifacts({ client_id: client, run_id: runId, artifacts: reported }),
     ).resolves.toEqual({ registered: 2 });
     // A repeated report (at-least-once delivery) lands on the same rows.
     await expect(
-      h.uploads.call('registerArtifacts', { client_id: client, run_id: runId, artifacts: reported }),
+      h.uploads.registerArtifacts({ client_id: client, run_id: runId, artifacts: reported }),
     ).resolves.toEqual({ registered: 2 });
     expect(await h.db.prisma.artifact.count({ where: { runId } })).toBe(2);
-    ({ artifacts } = await h.uploads.call('listArtifacts', {
+    ({ artifacts } = await h.uploads.listArtifacts({
       client_id: client,
       run_id: runId,
       base_url: 'https://api.example.test/',
@@ -211,7 +211,7 @@ describe('artifacts', () => {
   it('refuses a storage key outside the run’s own prefix', async () => {
     const outside = await writeArtifact(randomUUID(), 'x.txt', 'text/plain', text);
     await expect(
-      h.uploads.call('registerArtifacts', { client_id: client, run_id: runId, artifacts: [outside] }),
+      h.uploads.registerArtifacts({ client_id: client, run_id: runId, artifacts: [outside] }),
     ).rejects.toMatchObject({
       status: 422,
       message: `artifact x.txt: storage_key must be under artifacts/${runId}/`,
@@ -219,7 +219,7 @@ describe('artifacts', () => {
     // Under the prefix by its text only: `..` climbs out of it.
     const climbing = { ...outside, storage_key: `artifacts/${runId}/../${outside.storage_key.slice(10)}` };
     await expect(
-      h.uploads.call('registerArtifacts', { client_id: client, run_id: runId, artifacts: [climbing] }),
+      h.uploads.registerArtifacts({ client_id: client, run_id: runId, artifacts: [climbing] }),
     ).rejects.toMatchObject({
       status: 422,
       message: `artifact x.txt: storage_key must be under artifacts/${runId}/`,
@@ -235,7 +235,7 @@ describe('artifacts', () => {
       expect(url.pathname).toBe(`/api/artifacts/${artifact.artifact_id}/download`);
       expect(url.searchParams.get('signature')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     }
-    const theirs = await h.uploads.call('listArtifacts', {
+    const theirs = await h.uploads.listArtifacts({
       client_id: other,
       run_id: runId,
       base_url: 'https://api.example.test',

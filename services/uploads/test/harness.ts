@@ -4,13 +4,8 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateUploadToken, uploadTokenHash } from '@svc/auth';
-import { type Bus, createBus, createRpcClient, type RpcClient, type RpcServer, serveRpc } from '@svc/bus';
-import {
-  type CapabilityRecord,
-  type PlatformCatalog,
-  platformCatalog,
-  type RpcCatalog,
-} from '@svc/contracts';
+import { type Bus, createBus, type RpcServer, type ServiceClient, serveRpc, serviceClient } from '@svc/bus';
+import { type CapabilityRecord, type PlatformCatalog, platformCatalog } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
 import { type MemoryLogger, memoryLogger } from '@svc/log';
 import { createCapabilityDirectory, type HttpServerHandle, listenHttp } from '@svc/service-kit';
@@ -93,7 +88,7 @@ export interface Harness {
   store: ObjectStore;
   storeRoot: string;
   deps: UploadsDeps;
-  uploads: RpcClient<RpcCatalog['uploads']>;
+  uploads: ServiceClient<PlatformCatalog, 'uploads'>;
   server: HttpServerHandle;
   /** Every upload token a session handed out (the log check greps for each). */
   tokens: string[];
@@ -135,12 +130,12 @@ export async function startHarness(settings: Partial<UploadSettings> = {}): Prom
       return { ok: true as const, capability, input_schema: {} };
     },
   });
-  const registryClient = createRpcClient(bus, 'registry', { timeoutMs: 5_000 });
+  const registryClient = serviceClient(bus, 'registry', { timeoutMs: 5_000 });
   const deps: UploadsDeps = {
     prisma: db.prisma,
     store,
     directory: createCapabilityDirectory({
-      fetch: async (slug) => (await registryClient.call('describe', { slug })).capability,
+      fetch: async (slug) => (await registryClient.describe({ slug })).capability,
       ttlMs: 0,
     }),
     settings: { ...DEFAULT_SETTINGS, ...settings },
@@ -153,13 +148,13 @@ export async function startHarness(settings: Partial<UploadSettings> = {}): Prom
     graceMs: 1_000,
     requestTimeoutMs: 60_000,
   });
-  const uploads = createRpcClient(bus, 'uploads', { timeoutMs: 10_000 });
+  const uploads = serviceClient(bus, 'uploads', { timeoutMs: 10_000 });
   const tokens: string[] = [];
 
   const session: Harness['session'] = async (clientId, slug, input) => {
     // As the gateway does: the token is made here, only its hash goes to the service.
     const token = generateUploadToken();
-    const created = await uploads.call('createSession', {
+    const created = await uploads.createSession({
       client_id: clientId,
       slug,
       input,

@@ -66,7 +66,7 @@ const HASH = uploadTokenHash(generateUploadToken()).toString('hex');
 describe('upload sessions (uploads.createSession)', () => {
   it('stores a pending session with the hash of its token only', async () => {
     const token = generateUploadToken();
-    const created = await h.uploads.call('createSession', {
+    const created = await h.uploads.createSession({
       client_id: client,
       slug: 'pdf-extract-text',
       input: { filename: 'report.pdf', content_type: 'application/pdf', size_bytes: 1234 },
@@ -99,7 +99,7 @@ describe('upload sessions (uploads.createSession)', () => {
   it('answers 404 for an unknown capability and 409 for a blocked one', async () => {
     const input = { filename: 'a.pdf', content_type: 'application/pdf', size_bytes: 10 };
     await expect(
-      h.uploads.call('createSession', {
+      h.uploads.createSession({
         client_id: client,
         slug: 'nope',
         input,
@@ -108,7 +108,7 @@ describe('upload sessions (uploads.createSession)', () => {
       }),
     ).rejects.toMatchObject({ status: 404, message: 'unknown capability: nope' });
     await expect(
-      h.uploads.call('createSession', {
+      h.uploads.createSession({
         client_id: client,
         slug: 'whois',
         input,
@@ -123,7 +123,7 @@ describe('upload sessions (uploads.createSession)', () => {
 
   it('answers 422 for a file the capability cannot take', async () => {
     const call = (slug: string, input: { filename: string; content_type: string; size_bytes: number }) =>
-      h.uploads.call('createSession', {
+      h.uploads.createSession({
         client_id: client,
         slug,
         input,
@@ -170,15 +170,11 @@ describe('upload sessions (uploads.createSession)', () => {
 
   it('shows an upload to its owner only (uploads.getUpload)', async () => {
     const { uploadId } = await pdfSession(Buffer.alloc(10));
-    await expect(
-      h.uploads.call('getUpload', { client_id: client, upload_id: uploadId }),
-    ).resolves.toMatchObject({
+    await expect(h.uploads.getUpload({ client_id: client, upload_id: uploadId })).resolves.toMatchObject({
       upload_id: uploadId,
       status: 'pending',
     });
-    await expect(
-      h.uploads.call('getUpload', { client_id: other, upload_id: uploadId }),
-    ).rejects.toMatchObject({
+    await expect(h.uploads.getUpload({ client_id: other, upload_id: uploadId })).rejects.toMatchObject({
       status: 404,
       message: `unknown upload: ${uploadId}`,
     });

@@ -29,7 +29,7 @@ function completeUpload(slug: string, filename: string, contentType: string, byt
 }
 
 function resolve(slug: string, uploadIds: string[], runId?: string) {
-  return h.uploads.call('resolveFiles', {
+  return h.uploads.resolveFiles({
     client_id: client,
     slug,
     upload_ids: uploadIds,

@@ -4,11 +4,10 @@
 // repeatable `vault.sweep`, re-reads its keyring file when it changes.
 // Wiring only (defineService: env → logger → prisma → bus → store → start → health server): keyring
 // → RPC responder → rewrap worker → sweep.
-import { createRpcClient, serveRpc } from '@svc/bus';
+import { serveRpc, serviceClient } from '@svc/bus';
 import { platformCatalog, VAULT_MAX_FIELDS_PER_CLIENT } from '@svc/contracts';
 import { type Closable, defineService } from '@svc/service-kit';
 import { keyringFromEnv } from '@svc/vault-crypto';
-import { uploadsPort } from './adapters/uploads-port';
 import type { VaultDeps } from './domain/deps';
 import { preloadFillFonts } from './domain/fill';
 import { loadVaultEnv } from './env';
@@ -53,7 +52,7 @@ defineService({
       prisma,
       keys: keyring.keys,
       store,
-      uploads: uploadsPort(createRpcClient(bus, 'uploads', { timeoutMs: env.RPC_TIMEOUT_MS })),
+      uploads: serviceClient(bus, 'uploads', { timeoutMs: env.RPC_TIMEOUT_MS }),
       settings: {
         extractionTtlMs: env.VAULT_EXTRACTION_TTL_HOURS * HOUR_MS,
         documentRetentionMs: env.VAULT_DOCUMENT_RETENTION_HOURS * HOUR_MS,

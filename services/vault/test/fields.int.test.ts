@@ -30,7 +30,7 @@ function save(
   clientId: string,
   field: { name: string; type: 'email' | 'iban' | 'given_name'; value: string; expected_version?: number },
 ) {
-  return h.vault.call('saveField', { client_id: clientId, request_id: 'req-test', field });
+  return h.vault.saveField({ client_id: clientId, request_id: 'req-test', field });
 }
 
 describe('fields', () => {
@@ -69,7 +69,7 @@ describe('fields', () => {
     expect(missing.status).toBe(404);
 
     await save(client, { name: 'iban', type: 'iban', value: IBAN });
-    const list = await h.vault.call('listFields', { client_id: client });
+    const list = await h.vault.listFields({ client_id: client });
     expect(list.fields.map((field) => field.name)).toEqual(['email', 'iban']);
     expect(list.fields[1]?.masked_value).toBe('DE89 **** **** **** **30 00');
     const text = JSON.stringify(list);
@@ -83,7 +83,7 @@ describe('fields', () => {
     expect(Buffer.from(row.ciphertext).toString('latin1')).not.toContain('DE89370400440532013000');
 
     const staleDelete = await rejection(
-      h.vault.call('deleteField', {
+      h.vault.deleteField({
         client_id: client,
         request_id: 'req-test',
         name: 'email',
@@ -91,7 +91,7 @@ describe('fields', () => {
       }),
     );
     expect(staleDelete.status).toBe(409);
-    const deleted = await h.vault.call('deleteField', {
+    const deleted = await h.vault.deleteField({
       client_id: client,
       request_id: 'req-test',
       name: 'email',
@@ -103,7 +103,7 @@ describe('fields', () => {
       SELECT count(*) AS n FROM vault.fields WHERE client_id = ${client}::uuid AND name = 'email'`;
     expect(Number(left[0]?.n)).toBe(0);
     const again404 = await rejection(
-      h.vault.call('deleteField', { client_id: client, request_id: 'req-test', name: 'email' }),
+      h.vault.deleteField({ client_id: client, request_id: 'req-test', name: 'email' }),
     );
     expect(again404.status).toBe(404);
   });
@@ -154,18 +154,17 @@ describe('fields', () => {
     const owner = newClientId();
     const other = newClientId();
     await save(owner, { name: 'email', type: 'email', value: EMAIL });
-    expect((await h.vault.call('listFields', { client_id: other })).fields).toEqual([]);
+    expect((await h.vault.listFields({ client_id: other })).fields).toEqual([]);
     expect(
       (await rejection(save(other, { name: 'email', type: 'email', value: EMAIL_2, expected_version: 1 })))
         .status,
     ).toBe(404);
     expect(
-      (await rejection(h.vault.call('deleteField', { client_id: other, request_id: 'r', name: 'email' })))
-        .status,
+      (await rejection(h.vault.deleteField({ client_id: other, request_id: 'r', name: 'email' }))).status,
     ).toBe(404);
     // The same name is free for the other client: vaults are per client.
     expect((await save(other, { name: 'email', type: 'email', value: EMAIL_2 })).outcome).toBe('created');
-    expect((await h.vault.call('listFields', { client_id: owner })).fields[0]?.version).toBe(1);
+    expect((await h.vault.listFields({ client_id: owner })).fields[0]?.version).toBe(1);
   });
 
   test('the field limit per client is a 409', async () => {
@@ -173,7 +172,7 @@ describe('fields', () => {
     try {
       const client = newClientId();
       const call = (name: string) =>
-        small.vault.call('saveField', {
+        small.vault.saveField({
           client_id: client,
           request_id: 'r',
           field: { name, type: 'given_name', value: 'Jane' },
@@ -184,7 +183,7 @@ describe('fields', () => {
       expect(full.status).toBe(409);
       expect(full.message).toContain('maximum of 2 fields');
       // Updating stays possible at the limit.
-      await small.vault.call('saveField', {
+      await small.vault.saveField({
         client_id: client,
         request_id: 'r',
         field: { name: 'a', type: 'given_name', value: 'June', expected_version: 1 },

@@ -2,13 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Bus, createBus, createRpcClient, type RpcClient, type RpcServer, serveRpc } from '@svc/bus';
-import {
-  type PlatformCatalog,
-  platformCatalog,
-  type RpcCatalog,
-  VAULT_MAX_FIELDS_PER_CLIENT,
-} from '@svc/contracts';
+import { type Bus, createBus, type RpcServer, type ServiceClient, serveRpc, serviceClient } from '@svc/bus';
+import { type PlatformCatalog, platformCatalog, VAULT_MAX_FIELDS_PER_CLIENT } from '@svc/contracts';
 import { type MemoryLogger, memoryLogger } from '@svc/log';
 import { createObjectStore, type ObjectStore } from '@svc/storage';
 import {
@@ -42,7 +37,7 @@ export const NO_UPLOADS: UploadsPort = {
   registerArtifacts: async () => {
     throw new Error('uploads.registerArtifacts: not expected in this test');
   },
-  listArtifacts: async () => [],
+  listArtifacts: async () => ({ artifacts: [] }),
 };
 
 export interface HarnessOptions {
@@ -68,7 +63,7 @@ export interface VaultHarness {
   keyring: KeyringHandle;
   store: ObjectStore;
   deps: VaultDeps;
-  vault: RpcClient<RpcCatalog['vault']>;
+  vault: ServiceClient<PlatformCatalog, 'vault'>;
   /** Adds a key version to the keyring file (current unless told) and waits until the keys follow. */
   addKey(options?: { makeCurrent?: boolean }): Promise<number>;
   /** What a child process needs to join this harness's database, bus and keyring. */
@@ -103,7 +98,7 @@ export async function startVaultHarness(options: HarnessOptions = {}): Promise<V
   };
   const rpc: RpcServer = serveRpc(bus, 'vault', vaultHandlers(deps, rewrapEnqueuer(bus)));
   await rpc.waitUntilReady();
-  const vault = createRpcClient(bus, 'vault', { timeoutMs: 20_000 });
+  const vault = serviceClient(bus, 'vault', { timeoutMs: 20_000 });
   return {
     db,
     bus,

@@ -13,7 +13,7 @@ afterAll(async () => {
 });
 
 function save(clientId: string, name: string, type: 'email' | 'given_name' | 'country', value: string) {
-  return h.vault.call('saveField', { client_id: clientId, request_id: 'r', field: { name, type, value } });
+  return h.vault.saveField({ client_id: clientId, request_id: 'r', field: { name, type, value } });
 }
 
 async function extraction(clientId: string, status: string, expiresInMs: number): Promise<void> {
@@ -32,7 +32,7 @@ async function extraction(clientId: string, status: string, expiresInMs: number)
 
 describe('profile', () => {
   test('an empty vault', async () => {
-    const { profile } = await h.vault.call('profile', { client_id: newClientId() });
+    const { profile } = await h.vault.profile({ client_id: newClientId() });
     expect(profile).toMatchObject({
       fields_total: 0,
       by_type: {},
@@ -55,7 +55,7 @@ describe('profile', () => {
     await extraction(client, 'reviewed', 60_000);
     await extraction(newClientId(), 'pending', 60_000); // another client's
 
-    const { profile } = await h.vault.call('profile', { client_id: client });
+    const { profile } = await h.vault.profile({ client_id: client });
     expect(profile.fields_total).toBe(4);
     expect(profile.by_type).toEqual({ email: 2, given_name: 1, country: 1 });
     expect(
@@ -77,8 +77,8 @@ describe('profile', () => {
 
     // A delete is a change too, though no row is left to date it.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    await h.vault.call('deleteField', { client_id: client, request_id: 'r', name: 'work_email' });
-    const after = (await h.vault.call('profile', { client_id: client })).profile;
+    await h.vault.deleteField({ client_id: client, request_id: 'r', name: 'work_email' });
+    const after = (await h.vault.profile({ client_id: client })).profile;
     expect(after.fields_total).toBe(3);
     expect(after.by_type).toEqual({ email: 1, given_name: 1, country: 1 });
     expect(Date.parse(after.last_changed_at ?? '')).toBeGreaterThan(Date.parse(last.field.updated_at));
@@ -108,7 +108,7 @@ describe('audit', () => {
       requestId: 'req-other',
     });
 
-    const first = await h.vault.call('audit', { client_id: client, query: { limit: 2 } });
+    const first = await h.vault.audit({ client_id: client, query: { limit: 2 } });
     expect(first.count).toBe(2);
     expect(first.events.map((event) => event.field)).toEqual(['field_4', 'field_3']);
     expect(first.events[0]).toMatchObject({
@@ -119,12 +119,12 @@ describe('audit', () => {
     });
     expect(first.next_cursor).toBe(first.events[1]?.event_id);
 
-    const second = await h.vault.call('audit', {
+    const second = await h.vault.audit({
       client_id: client,
       query: { limit: 2, cursor: first.next_cursor },
     });
     expect(second.events.map((event) => event.field)).toEqual(['field_2', 'field_1']);
-    const third = await h.vault.call('audit', {
+    const third = await h.vault.audit({
       client_id: client,
       query: { limit: 2, cursor: second.next_cursor },
     });
@@ -132,17 +132,15 @@ describe('audit', () => {
     expect(third.next_cursor).toBeUndefined();
 
     // An exact last page has no next cursor either; a huge cursor is just "from the newest".
-    const exact = await h.vault.call('audit', { client_id: client, query: { limit: 5 } });
+    const exact = await h.vault.audit({ client_id: client, query: { limit: 5 } });
     expect(exact.count).toBe(5);
     expect(exact.next_cursor).toBeUndefined();
-    const huge = await h.vault.call('audit', {
+    const huge = await h.vault.audit({
       client_id: client,
       query: { limit: 1, cursor: '9999999999999999999' },
     });
     expect(huge.events[0]?.field).toBe('field_4');
 
-    expect((await h.vault.call('audit', { client_id: newClientId(), query: { limit: 10 } })).events).toEqual(
-      [],
-    );
+    expect((await h.vault.audit({ client_id: newClientId(), query: { limit: 10 } })).events).toEqual([]);
   });
 });

@@ -165,7 +165,7 @@ describe('rotation: re-wrap every data key to a new key version', () => {
   test('killed halfway in one process, finished by another: every row on the new version, every value opens', async () => {
     const stored = await seed(h, 40, 20); // 140 data keys
     await rememberCiphertexts(h, stored);
-    const before = await h.vault.call('rotationStatus', {});
+    const before = await h.vault.rotationStatus({});
     expect(before).toMatchObject({
       current_version: 1,
       keyring_versions: [1],
@@ -174,7 +174,7 @@ describe('rotation: re-wrap every data key to a new key version', () => {
     expect(before.rewrap).toBeUndefined();
 
     expect(await h.addKey()).toBe(2);
-    const profile = await h.vault.call('profile', { client_id: stored[0]?.clientId ?? '' });
+    const profile = await h.vault.profile({ client_id: stored[0]?.clientId ?? '' });
     expect(profile.profile).toMatchObject({ key_version: 2, fields_on_older_keys: 40 });
 
     let output = '';
@@ -195,7 +195,7 @@ describe('rotation: re-wrap every data key to a new key version', () => {
       detail: () => output,
     });
 
-    const started = await h.vault.call('startRotation', {});
+    const started = await h.vault.startRotation({});
     expect(started.rewrap).toMatchObject({
       target_version: 2,
       state: 'running',
@@ -203,7 +203,7 @@ describe('rotation: re-wrap every data key to a new key version', () => {
       remaining: 140,
     });
     // Asking again while it runs adds nothing (same job id) and reports the same run.
-    const again = await h.vault.call('startRotation', {});
+    const again = await h.vault.startRotation({});
     expect(again.rewrap?.started_at).toBe(started.rewrap?.started_at);
 
     // Halfway (some whole batches committed), the process dies without a chance to clean up.
@@ -216,7 +216,7 @@ describe('rotation: re-wrap every data key to a new key version', () => {
     await new Promise((resolve) => child?.once('exit', resolve));
     child = undefined;
 
-    const halfway = await h.vault.call('rotationStatus', {});
+    const halfway = await h.vault.rotationStatus({});
     expect(halfway.rewrap?.state).toBe('running');
     const moved = halfway.rewrap?.rewrapped ?? 0;
     expect(moved).toBeGreaterThanOrEqual(30);
@@ -233,7 +233,7 @@ describe('rotation: re-wrap every data key to a new key version', () => {
     });
     const done = await pollUntil(
       async () => {
-        const state = await h.vault.call('rotationStatus', {});
+        const state = await h.vault.rotationStatus({});
         return state.rewrap?.state === 'completed' ? state : undefined;
       },
       { what: 'the re-wrap to complete', timeoutMs: 40_000, intervalMs: 100 },
@@ -248,15 +248,15 @@ describe('rotation: re-wrap every data key to a new key version', () => {
     expect(done.rewrap?.finished_at).toBeDefined();
     await expectAllOpenAt(h, stored, 2);
     expect(
-      (await h.vault.call('profile', { client_id: stored[0]?.clientId ?? '' })).profile.fields_on_older_keys,
+      (await h.vault.profile({ client_id: stored[0]?.clientId ?? '' })).profile.fields_on_older_keys,
     ).toBe(0);
 
     // Started again once complete with nothing left: only reported, not run again.
-    const repeat = await h.vault.call('startRotation', {});
+    const repeat = await h.vault.startRotation({});
     expect(repeat.rewrap).toMatchObject({ state: 'completed', started_at: done.rewrap?.started_at });
 
     // New values are sealed with version 2 from the start.
-    const fresh = await h.vault.call('saveField', {
+    const fresh = await h.vault.saveField({
       client_id: newClientId(),
       request_id: 'r',
       field: { name: 'email', type: 'email', value: 'new.person@example.com' },

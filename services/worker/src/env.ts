@@ -79,8 +79,8 @@ export const WorkerEnv = z
       'Comma-separated runtimes this worker serves (e.g. `node,browser`): it consumes the queues of the capabilities of those runtimes and announces them with its heartbeat.',
     ),
     ...queueEnv,
-    // Each capability's own variables (`<slug>/env.ts` of @svc/capabilities: crt, html-to-pdf,
-    // pdf-extract-text), in catalog order; its handler receives their parsed values.
+    // Each capability's own variables (the `<slug>/env.ts` it declares in @svc/capabilities), in
+    // catalog order; its handler receives their parsed values.
     ...capabilityEnv(CAPABILITIES),
     ...storageEnv,
   })

@@ -1,7 +1,6 @@
 // Worker process: stateless (no database). Consumes job queues (`jobs.system.echo`; the
 // `jobs.capability.*` queue of every runnable capability of @svc/capabilities whose runtime it
-// serves: crt, pii-redact, pdf-extract-text, image-thumbnail and csv-profile on `node`,
-// html-to-pdf on `browser`), reads input files from and writes artifacts to object storage, routes
+// serves, `node` or `browser`), reads input files from and writes artifacts to object storage, routes
 // cancellation requests to the runs it holds, announces its runtimes with heartbeat keys in Redis,
 // serves /healthz, /readyz, /metrics.
 // Wiring only (defineService: env → logger → bus → store → start): heartbeat → cancel subscription
@@ -36,9 +35,9 @@ defineService({
   // Closed in this order: health server, heartbeat (keys deleted: no longer announced), job
   // consumers (running jobs finish or are dropped after the drain budget: worker.close() has no
   // timeout of its own, NOTES "BullMQ and Redis"), the cancel subscription (a cancel still reaches a
-  // job that is draining), the capability handlers (html-to-pdf's chromium: no render is left to
+  // job that is draining), the capability handlers (a browser a handler holds: no render is left to
   // use it), then the bus. The heartbeat starts before the consumers: its first beat waits for the
-  // bus's producer connection, which the crt cache and the claims and reports use, so the first job does
+  // bus's producer connection, which the handlers' caches and the claims and reports use, so the first job does
   // not find it still connecting.
   start: async ({ env, logger, bus, store, metrics, startHealthServer }) => {
     // Before the heartbeat: every beat announces the runs this process holds (claimed, not yet
@@ -83,7 +82,7 @@ defineService({
     const health = await startHealthServer();
     logger.info({ runtimes: env.WORKER_RUNTIMES, concurrency: env.WORKER_CONCURRENCY }, 'worker announced');
     return [
-      // What the handlers hold (html-to-pdf's browser): after the consumers, before the bus.
+      // What the handlers hold (a browser, say): after the consumers, before the bus.
       { name: 'capability handlers', close: () => jobs.closeHandlers() },
       { name: 'cancel subscription', close: () => cancelRequests.close() },
       {

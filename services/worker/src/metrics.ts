@@ -1,7 +1,7 @@
 import { Counter, Histogram, type Registry } from '@svc/service-kit';
 import type { RunObserver } from './handlers/capability-job';
 
-// s: from a pii-redact job (ms) through a crt provider call (s) to a slow PDF render (30 s budget).
+// s: from a pure in-memory job (ms) through a provider call (s) to a slow render (30 s budget).
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
 /**

@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import {
   type Bus,
   createBus,
-  createRpcClient,
   enqueueJob,
   type JobProcessor,
   processJobs,
   type RpcServer,
+  serviceClient,
 } from '@svc/bus';
 import { type MessageCatalog, messageCatalog } from '@svc/capabilities';
 import { createLogger } from '@svc/log';
 import { type PrivateRedis, pollUntil, startPrivateRedis, testBusEncryptionKeys } from '@svc/testkit';
-import { type AttemptPort, orchestratorAttempts } from '../src/adapters/orchestrator-attempts';
+import type { AttemptPort } from '../src/adapters/orchestrator-attempts';
 import { ActiveRuns } from '../src/domain/capability/active-runs';
 import { capabilityJobHandler } from '../src/handlers/capability-job';
 import { OUTAGE_ASK_POLICIES } from './support/ask-policies';
@@ -51,10 +51,10 @@ function bus(url: string, prefix: string): Bus<MessageCatalog> {
 /** The port, counting the report calls that failed. */
 function countingFailures(port: AttemptPort): AttemptPort {
   return {
-    claim: (request) => port.claim(request),
-    report: async (report) => {
+    claimAttempt: (request) => port.claimAttempt(request),
+    reportRun: async (report) => {
       try {
-        return await port.report(report);
+        return await port.reportRun(report);
       } catch (err) {
         unanswered += 1;
         throw err;
@@ -73,9 +73,7 @@ beforeAll(async () => {
   const handler = capabilityJobHandler(
     'capability.pii-redact',
     {
-      attempts: countingFailures(
-        orchestratorAttempts(createRpcClient(workerBus, 'orchestrator', { timeoutMs: 2_000 })),
-      ),
+      attempts: countingFailures(serviceClient(workerBus, 'orchestrator', { timeoutMs: 2_000 })),
       logger,
       activeRuns: new ActiveRuns(),
       ask: OUTAGE_ASK_POLICIES,

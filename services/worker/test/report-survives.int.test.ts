@@ -1,13 +1,9 @@
-import { type Bus, createBus, createRpcClient, type JobProcessor, jobQueueName, processJobs } from '@svc/bus';
+import { type Bus, createBus, type JobProcessor, jobQueueName, processJobs, serviceClient } from '@svc/bus';
 import { type MessageCatalog, messageCatalog } from '@svc/capabilities';
 import { runtimeWorkersKey } from '@svc/contracts';
 import { createLogger } from '@svc/log';
 import { pollUntil, startTestStack, type TestStack } from '@svc/testkit';
-import {
-  type AttemptPort,
-  type ClaimAnswer,
-  orchestratorAttempts,
-} from '../src/adapters/orchestrator-attempts';
+import type { AttemptPort, ClaimAnswer } from '../src/adapters/orchestrator-attempts';
 import { waitForReady } from '../src/adapters/redis-ready';
 import { ActiveRuns } from '../src/domain/capability/active-runs';
 import { capabilityJobHandler } from '../src/handlers/capability-job';
@@ -63,16 +59,16 @@ beforeAll(async () => {
     encryptionKeys: stack.busEncryptionKeys,
   });
   // A short timeout per call: while the orchestrator is stopped each report fails fast and is asked again.
-  const real = orchestratorAttempts(createRpcClient(bus, 'orchestrator', { timeoutMs: 2_000 }));
+  const real: AttemptPort = serviceClient(bus, 'orchestrator', { timeoutMs: 2_000 });
   const port: AttemptPort = {
-    async claim(request) {
-      const answer = await real.claim(request);
+    async claimAttempt(request) {
+      const answer = await real.claimAttempt(request);
       claims.push({ job_id: request.job_id, answer });
       return answer;
     },
-    async report(report) {
+    async reportRun(report) {
       try {
-        return await real.report(report);
+        return await real.reportRun(report);
       } catch (err) {
         unansweredReports += 1;
         throw err;
@@ -112,9 +108,9 @@ afterAll(async () => {
 });
 
 it('a result held while the orchestrator is down and the job is lost in Redis is recorded once', async () => {
-  const client = createRpcClient(bus, 'orchestrator', { timeoutMs: 15_000 });
+  const client = serviceClient(bus, 'orchestrator', { timeoutMs: 15_000 });
   const { clientId } = await stack.createApiKey({ scopes: ['capabilities:run'] });
-  const { run } = await client.call('startCrtRun', {
+  const { run } = await client.startCrtRun({
     client_id: clientId,
     client_type: 'api',
     input: { apex: APEX, limit: 10 },
@@ -140,7 +136,7 @@ it('a result held while the orchestrator is down and the job is lost in Redis is
 
   const done = await pollUntil(
     async () => {
-      const current = await client.call('getRun', { client_id: clientId, run_id: runId });
+      const current = await client.getRun({ client_id: clientId, run_id: runId });
       return current.status === 'completed' ? current : undefined;
     },
     { what: 'the run to complete', timeoutMs: 60_000 },

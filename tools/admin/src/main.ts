@@ -1,4 +1,5 @@
-import { AccountStore, ApiKeyStore } from '@svc/auth';
+import { ApiKeyStore } from '@svc/auth';
+import { AccountStore } from '@svc/auth/accounts';
 import { createPrismaClient, Prisma, type PrismaClient } from '@svc/db';
 import { type AccountArgs, type AdminArgs, parseAdminArgs, UsageError, usage } from './args';
 import { executeAccountCommand, readPasswordFromStdin } from './commands/accounts';

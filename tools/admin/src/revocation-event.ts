@@ -1,7 +1,6 @@
-import { createBus, publishEvent } from '@svc/bus';
-import { platformCatalog } from '@svc/contracts';
-import { createLogger } from '@svc/log';
+import { publishEvent } from '@svc/bus';
 import type { BusSettings } from './platform-bus';
+import { withPlatformBus } from './platform-bus-session';
 
 // ms: the whole publish (connect + PUBLISH + close). The key is already revoked in the database; a
 // gateway that does not hear the event refuses the key within its API_KEY_CACHE_TTL_MS anyway.
@@ -13,29 +12,22 @@ const PUBLISH_BUDGET_MS = 5_000;
  * BUS_PREFIX), or undefined (never a throw) when it could not be sent.
  */
 export async function publishKeyRevoked(settings: BusSettings, keyId: string): Promise<number | undefined> {
-  const bus = createBus({
-    catalog: platformCatalog,
-    redisUrl: settings.redisUrl,
-    prefix: settings.prefix,
-    encryptionKeys: settings.encryptionKeys,
-    // stdout carries the CLI's one JSON value; the CLI reports the outcome on stderr itself.
-    logger: createLogger({ service: 'admin', level: 'silent' }),
-    closeTimeoutMs: 1_000,
-  });
   let timer: NodeJS.Timeout | undefined;
   const budget = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), PUBLISH_BUDGET_MS);
   });
   try {
-    return await Promise.race([
-      publishEvent(bus, 'apikey.revoked', { key_id: keyId }).then(
-        (receivers) => receivers,
-        () => undefined,
-      ),
-      budget,
-    ]);
+    // The CLI reports the outcome on stderr itself: a failed publish is undefined, never a throw.
+    return await withPlatformBus(settings, (bus) =>
+      Promise.race([
+        publishEvent(bus, 'apikey.revoked', { key_id: keyId }).then(
+          (receivers) => receivers,
+          () => undefined,
+        ),
+        budget,
+      ]),
+    );
   } finally {
     clearTimeout(timer);
-    await bus.close().catch(() => undefined);
   }
 }

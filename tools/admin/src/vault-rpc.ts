@@ -1,8 +1,7 @@
-import { createBus, createRpcClient } from '@svc/bus';
-import { platformCatalog } from '@svc/contracts';
-import { createLogger } from '@svc/log';
+import { serviceClient } from '@svc/bus';
 import type { VaultClient } from './commands/vault-rotation';
 import type { BusSettings } from './platform-bus';
+import { withPlatformBus } from './platform-bus-session';
 
 // ms one vault call may take (status counts every stored data key).
 const VAULT_RPC_TIMEOUT_MS = 10_000;
@@ -19,27 +18,19 @@ export async function withVault<T>(
   settings: BusSettings,
   use: (vault: VaultClient) => Promise<T>,
 ): Promise<T> {
-  const bus = createBus({
-    catalog: platformCatalog,
-    redisUrl: settings.redisUrl,
-    prefix: settings.prefix,
-    encryptionKeys: settings.encryptionKeys,
-    // stdout carries the CLI's one JSON value; failures come back as errors.
-    logger: createLogger({ service: 'admin', level: 'silent' }),
-    closeTimeoutMs: 1_000,
+  // Failures come back as errors.
+  return withPlatformBus(settings, async (bus) => {
+    const vault = serviceClient(bus, 'vault', {
+      timeoutMs: VAULT_RPC_TIMEOUT_MS,
+      methodTimeoutsMs: { ping: PING_TIMEOUT_MS },
+    });
+    await vault.ping({}).catch((err: unknown) => {
+      throw new Error(
+        `no vault answered within ${PING_TIMEOUT_MS / 1000} s on ${settings.origin} ` +
+          `(${err instanceof Error ? err.message : String(err)}): is the platform running, and is that ` +
+          'the BUS_PREFIX its services use?',
+      );
+    });
+    return use(vault);
   });
-  try {
-    await createRpcClient(bus, 'vault', { timeoutMs: PING_TIMEOUT_MS })
-      .call('ping', {})
-      .catch((err: unknown) => {
-        throw new Error(
-          `no vault answered within ${PING_TIMEOUT_MS / 1000} s on ${settings.origin} ` +
-            `(${err instanceof Error ? err.message : String(err)}): is the platform running, and is that ` +
-            'the BUS_PREFIX its services use?',
-        );
-      });
-    return await use(createRpcClient(bus, 'vault', { timeoutMs: VAULT_RPC_TIMEOUT_MS }));
-  } finally {
-    await bus.close().catch(() => undefined);
-  }
 }

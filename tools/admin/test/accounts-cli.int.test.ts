@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AccountStore, SessionStore } from '@svc/auth';
+import { AccountStore, SessionStore } from '@svc/auth/accounts';
 import { type CommandResult, createTestDatabase, runCommand, type TestDatabase } from '@svc/testkit';
 
 // The dashboard account commands, through the real CLI (child process) against a fresh, migrated

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Bus, createBus, createRpcClient, type RpcClient } from '@svc/bus';
-import { type PlatformCatalog, platformCatalog, type RpcCatalog } from '@svc/contracts';
+import { type Bus, createBus, type ServiceClient, serviceClient } from '@svc/bus';
+import { type PlatformCatalog, platformCatalog } from '@svc/contracts';
 import { freePort } from '@svc/devstack';
 import { createLogger } from '@svc/log';
 import {
@@ -31,7 +31,7 @@ let dir: string;
 let keyringFile: string;
 let prefix: string;
 let bus: Bus<PlatformCatalog>;
-let vault: RpcClient<RpcCatalog['vault']>;
+let vault: ServiceClient<PlatformCatalog, 'vault'>;
 let child: ChildProcess | undefined;
 let childOutput = '';
 
@@ -85,7 +85,7 @@ beforeAll(async () => {
     logger: createLogger({ service: 'test-admin-vault', level: 'silent' }),
     encryptionKeys: testBusEncryptionKeys(),
   });
-  vault = createRpcClient(bus, 'vault', { timeoutMs: 10_000 });
+  vault = serviceClient(bus, 'vault', { timeoutMs: 10_000 });
   child = spawn(process.execPath, ['--import', 'tsx', 'services/vault/src/main.ts'], {
     cwd: ROOT,
     env: {
@@ -105,7 +105,7 @@ beforeAll(async () => {
   await pollUntil(
     async () => {
       try {
-        await vault.call('ping', {});
+        await vault.ping({});
         return true;
       } catch {
         return false;
@@ -131,7 +131,7 @@ describe('pnpm admin vault', () => {
       const clientId = randomUUID();
       for (let i = 0; i < 15; i += 1) {
         const value = `secret note ${c}/${i}`;
-        await vault.call('saveField', {
+        await vault.saveField({
           client_id: clientId,
           request_id: 'admin-test',
           field: { name: `note_${i}`, type: 'free_text', value },

@@ -1,4 +1,5 @@
 import { SERVICE_NAMES } from '@svc/devstack';
+import { DashboardEnv } from '../../../services/dashboard/src/env';
 import { GatewayEnv } from '../../../services/gateway/src/env';
 import { OrchestratorEnv } from '../../../services/orchestrator/src/env';
 import { RegistryEnv } from '../../../services/registry/src/env';
@@ -20,6 +21,7 @@ const ENV_SCHEMAS: Readonly<Record<string, ServiceEnv['schema']>> = {
   uploads: UploadsEnv,
   vault: VaultEnv,
   worker: WorkerEnv,
+  dashboard: DashboardEnv,
 };
 
 /** The services' env schemas in the service list's order (start-up order). */

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_GATEWAY_PORT, DEFAULT_HEALTH_PORTS, DEFAULT_UPLOADS_DATA_PORT } from '@svc/devstack';
 import { serviceEnvs } from '../src/services';
 
 /**
@@ -31,4 +32,21 @@ test('README "Configuration" has a row for every variable a service reads', () =
   const listed = configurationVariables();
   const read = [...new Set(serviceEnvs().flatMap((service) => Object.keys(service.schema.shape)))];
   expect(read.filter((name) => !listed.has(name))).toEqual(NOT_IN_README);
+});
+
+/** The Default cell of the Configuration row of `variable`. */
+function defaultOf(variable: string): string {
+  const row = readme.split('\n').find((line) => line.startsWith(`| \`${variable}\` |`));
+  if (row === undefined) throw new Error(`README has no Configuration row for ${variable}`);
+  return row.split('|')[2]?.trim() ?? '';
+}
+
+test('README "Configuration" states the ports of the one service list', () => {
+  const healthPorts = Object.fromEntries(
+    [...defaultOf('HEALTH_PORT').matchAll(/([a-z-]+) (\d+)/g)].map((match) => [match[1], Number(match[2])]),
+  );
+  expect(healthPorts).toEqual(DEFAULT_HEALTH_PORTS);
+  expect(defaultOf('PORT')).toBe(`\`${DEFAULT_GATEWAY_PORT}\``);
+  expect(defaultOf('DATA_PORT')).toBe(`\`${DEFAULT_UPLOADS_DATA_PORT}\``);
+  expect(defaultOf('UPLOADS_URL')).toBe(`\`http://127.0.0.1:${DEFAULT_UPLOADS_DATA_PORT}\``);
 });

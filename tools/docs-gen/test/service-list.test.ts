@@ -1,5 +1,7 @@
-import { platformService, SERVICE_NAMES } from '@svc/devstack';
+import path from 'node:path';
+import { findWorkspaceRoot, platformService, SERVICE_NAMES, serviceEntry } from '@svc/devstack';
 import { unsetValue } from '../src/env-tables';
+import { declaredNeeds } from '../src/service-needs';
 import { serviceEnvs } from '../src/services';
 
 /**
@@ -33,4 +35,23 @@ describe('env schemas and the one service list', () => {
       objectStore: entry.objectStore,
     });
   });
+});
+
+describe("each service's defineService needs and the one service list", () => {
+  const root = findWorkspaceRoot(__dirname);
+
+  // The kit creates what `needs` asks for; the launcher, the test stacks and compose provide what
+  // the list says. A service that asked for object storage the list does not give it would start
+  // without STORAGE_DIR under `pnpm start`.
+  test.each(SERVICE_NAMES)(
+    '%s: main.ts asks for the database and object storage the list gives it',
+    (name) => {
+      const entry = platformService(name);
+      expect(declaredNeeds(path.join(root, serviceEntry(name)))).toEqual({
+        database: entry.database,
+        objectStore: entry.objectStore,
+        bus: true,
+      });
+    },
+  );
 });

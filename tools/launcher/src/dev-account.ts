@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AccountStore, generatePassword } from '@svc/auth';
+import { AccountStore, generatePassword } from '@svc/auth/accounts';
 import type { PrismaClient } from '@svc/db';
 import { z } from 'zod';
 import { readSecretJson, writeSecretJson } from './secret-json';

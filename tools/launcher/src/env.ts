@@ -14,6 +14,7 @@ import {
   vaultKeyringEnv,
 } from '@svc/config';
 import {
+  DEFAULT_DASHBOARD_DATA_PORT,
   DEFAULT_GATEWAY_PORT,
   DEFAULT_HEALTH_PORTS,
   DEFAULT_UPLOADS_DATA_PORT,
@@ -78,6 +79,8 @@ export const LauncherEnv = z.object({
   ...healthPortOverrides,
   // The uploads service's internal HTTP port (its DATA_PORT; the gateway's UPLOADS_URL points at it).
   UPLOADS_DATA_PORT: port(DEFAULT_UPLOADS_DATA_PORT),
+  // The dashboard's pages (its DATA_PORT; the gateway's DASHBOARD_URL points at it).
+  DASHBOARD_DATA_PORT: port(DEFAULT_DASHBOARD_DATA_PORT),
   // Object storage: unset STORAGE_DIR with the fs driver means <DATA_DIR>/objects (passed through otherwise).
   STORAGE_DIR: z.string().min(1).optional(),
   // Unset: <DATA_DIR>/artifact-link-secret, made on first start (local-secrets.ts).
@@ -93,6 +96,9 @@ export const LauncherEnv = z.object({
   // ms: the longest wait before restarting a crashed service (the delay doubles per crash in a row
   // from 0.5 s up to this; restart-policy.ts). At least 1 s: a crash loop must not spin.
   LAUNCHER_RESTART_MAX_DELAY_MS: intInRange(1_000, 2_147_483_647, 30_000),
+  // ms a start may take before the launcher says which services it still waits for, and shows on a
+  // terminal what they said (readiness.ts); again after each such interval.
+  LAUNCHER_SLOW_START_MS: intInRange(1_000, 2_147_483_647, 15_000),
   // Read to choose the worker's runtimes (worker-runtimes.ts); both still reach the worker untouched.
   // The default is html-to-pdf's own (packages/capabilities/src/html-to-pdf/env.ts): Debian's chromium package.
   WORKER_RUNTIMES: z.string().optional(),
@@ -113,6 +119,7 @@ export interface LauncherSettings {
   port: number;
   healthPorts: Record<ServiceName, number>;
   uploadsDataPort: number;
+  dashboardDataPort: number;
   /** STORAGE_DIR when the operator set it. */
   storageDir: string | undefined;
   /** ARTIFACT_LINK_SECRET when the operator set it. */
@@ -126,6 +133,8 @@ export interface LauncherSettings {
   stopTimeoutMs: number;
   /** ms: the cap on the delay before a crashed service is restarted. */
   restartMaxDelayMs: number;
+  /** LAUNCHER_SLOW_START_MS: when a slow start is reported (readiness.ts). */
+  slowStartMs: number;
   /** WORKER_RUNTIMES when the operator set it. */
   workerRuntimes: string | undefined;
   chromiumPath: string;
@@ -168,6 +177,7 @@ export function loadLauncherSettings(
     port: env.PORT,
     healthPorts: healthPortsFrom(env),
     uploadsDataPort: env.UPLOADS_DATA_PORT,
+    dashboardDataPort: env.DASHBOARD_DATA_PORT,
     storageDir: env.STORAGE_DIR,
     artifactLinkSecret: env.ARTIFACT_LINK_SECRET,
     busEncryptionKey: env.BUS_ENCRYPTION_KEY === undefined ? undefined : source.BUS_ENCRYPTION_KEY,
@@ -175,6 +185,7 @@ export function loadLauncherSettings(
     vaultKeyringFile: env.VAULT_KEYRING_FILE,
     stopTimeoutMs: env.LAUNCHER_STOP_TIMEOUT_MS,
     restartMaxDelayMs: env.LAUNCHER_RESTART_MAX_DELAY_MS,
+    slowStartMs: env.LAUNCHER_SLOW_START_MS,
     workerRuntimes: env.WORKER_RUNTIMES,
     chromiumPath: env.CHROMIUM_PATH,
     passThrough: { ...source },

@@ -10,6 +10,7 @@ import { createPrismaClient, ensureDatabaseExists, migrateDatabase } from '@svc/
 import {
   busEncryptionKeyPath,
   DEFAULT_HEALTH_PORTS,
+  dataUrlEnv,
   displayPath,
   ensurePostgres,
   ensureRedis,
@@ -48,8 +49,8 @@ import { TerminalConsole } from './terminal-console';
 import { prepareVaultKeyring } from './vault-keyring';
 import { chooseWorkerRuntimes } from './worker-runtimes';
 
-// Wide enough for the longest name, "orchestrator".
-const NAME_WIDTH = 12;
+// Wide enough for the longest service name of the one list.
+const NAME_WIDTH = Math.max(...SERVICE_NAMES.map((name) => name.length));
 // ms: after a second Ctrl-C, how long PostgreSQL/Redis get to stop before we exit anyway.
 const FORCED_STOP_BOUND_MS = 3_000;
 
@@ -158,6 +159,9 @@ async function checkPortsFree(): Promise<void> {
   if (await tcpAnswers('127.0.0.1', settings.uploadsDataPort)) {
     taken.push(`${settings.uploadsDataPort} (UPLOADS_DATA_PORT, uploads)`);
   }
+  if (await tcpAnswers('127.0.0.1', settings.dashboardDataPort)) {
+    taken.push(`${settings.dashboardDataPort} (DASHBOARD_DATA_PORT, dashboard)`);
+  }
   for (const name of SERVICE_NAMES) {
     const port = settings.healthPorts[name];
     if (await tcpAnswers('127.0.0.1', port)) {
@@ -169,12 +173,17 @@ async function checkPortsFree(): Promise<void> {
   }
 }
 
+/** The internal HTTP servers' DATA_PORTs (the uploads service's, the dashboard's), by service. */
+function dataPorts(): Partial<Record<ServiceName, number>> {
+  return { uploads: settings.uploadsDataPort, dashboard: settings.dashboardDataPort };
+}
+
 /** The ports of one service: its HEALTH_PORT, and PORT or DATA_PORT where the service list gives it one. */
 function servicePorts(name: ServiceName): ServicePorts {
   const chosen = {
     healthPort: settings.healthPorts[name],
     publicPort: settings.port,
-    dataPort: settings.uploadsDataPort,
+    dataPort: dataPorts()[name] ?? 0,
   };
   return portsOf(name, chosen);
 }
@@ -194,7 +203,8 @@ function childSpec(
     REDIS_URL: redisUrl,
     BUS_PREFIX: settings.busPrefix,
     LOG_LEVEL: settings.logLevel,
-    UPLOADS_URL: `http://127.0.0.1:${settings.uploadsDataPort}`,
+    // UPLOADS_URL, DASHBOARD_URL: where the internal HTTP servers listen.
+    ...dataUrlEnv(dataPorts()),
   };
   // What the service list says it needs (@svc/devstack platform-services.ts).
   if (service.database) env.DATABASE_URL = databaseUrl;
@@ -324,6 +334,7 @@ async function startUp(): Promise<void> {
     url: `${probeBaseUrl(name, servicePorts(name))}/readyz`,
   }));
   const ready = await waitUntilReady(targets, {
+    reportEveryMs: settings.slowStartMs,
     cancelled: () => stopRequested,
     report: (pending, waitedMs) => {
       log.warn(`still waiting for ${pending.join(', ')} (${Math.round(waitedMs / 1000)} s)`);

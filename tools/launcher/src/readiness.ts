@@ -3,8 +3,9 @@
 // ms between two rounds of probes, and the most one probe may take.
 const POLL_INTERVAL_MS = 250;
 const PROBE_TIMEOUT_MS = 1_000;
-// ms between two "still waiting" lines, so a slow start is explained rather than silent.
-const REPORT_EVERY_MS = 15_000;
+// ms between two "still waiting" lines, so a slow start is explained rather than silent
+// (LAUNCHER_SLOW_START_MS overrides it).
+export const REPORT_EVERY_MS = 15_000;
 
 export interface ReadinessTarget {
   name: string;
@@ -33,10 +34,16 @@ function sleep(ms: number): Promise<void> {
  */
 export async function waitUntilReady(
   targets: readonly ReadinessTarget[],
-  options: { cancelled: () => boolean; report: (pending: string[], waitedMs: number) => void },
+  options: {
+    cancelled: () => boolean;
+    report: (pending: string[], waitedMs: number) => void;
+    /** ms between two reports; default REPORT_EVERY_MS. */
+    reportEveryMs?: number;
+  },
 ): Promise<boolean> {
+  const reportEveryMs = options.reportEveryMs ?? REPORT_EVERY_MS;
   const started = Date.now();
-  let nextReport = started + REPORT_EVERY_MS;
+  let nextReport = started + reportEveryMs;
   let pending = [...targets];
   while (pending.length > 0) {
     if (options.cancelled()) return false;
@@ -48,7 +55,7 @@ export async function waitUntilReady(
         pending.map((target) => target.name),
         Date.now() - started,
       );
-      nextReport += REPORT_EVERY_MS;
+      nextReport += reportEveryMs;
     }
     await sleep(POLL_INTERVAL_MS);
   }

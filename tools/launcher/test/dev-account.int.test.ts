@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AccountStore, SessionStore } from '@svc/auth';
+import { AccountStore, SessionStore } from '@svc/auth/accounts';
 import { createTestDatabase, type TestDatabase } from '@svc/testkit';
 import { devAccountLines, readyLines } from '../src/banner';
 import { DEV_ACCOUNT_EMAIL, devAccountPath, ensureDevAccount, readDevAccount } from '../src/dev-account';
-import { DEV_CLIENT_NAME, devKeyPath, ensureDevKey } from '../src/dev-key';
+import { devKeyPath, ensureDevKey } from '../src/dev-key';
 
 // The launcher's development dashboard account against a fresh, migrated database (real PostgreSQL).
 
@@ -38,9 +38,9 @@ describe('ensureDevAccount', () => {
     expect(readDevAccount(file())).toEqual(result.account);
     expect(fs.statSync(file()).mode & 0o777).toBe(0o600);
     const account = await accounts.verifyPassword(DEV_ACCOUNT_EMAIL, password);
+    // The dev key's client (its name is the gateway's: no join from the dashboard's schema).
     expect(account).toMatchObject({
       clientId,
-      clientName: DEV_CLIENT_NAME,
       role: 'owner',
       email: 'dev@localhost',
     });

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { instancesDir, isProcessAlive } from '@svc/devstack';
+import { instancesDir, isProcessAlive, SERVICE_NAMES } from '@svc/devstack';
 import { type CommandResult, pollUntil, runCommand, type TestDatabase } from '@svc/testkit';
 import { devKeyPath, readDevKey } from '../src/dev-key';
 import {
@@ -53,7 +53,8 @@ function operatorEnv(): NodeJS.ProcessEnv {
       name.endsWith('_HEALTH_PORT') ||
       name === 'WORKER_RUNTIMES' ||
       name === 'PORT' ||
-      name === 'UPLOADS_DATA_PORT'
+      name === 'UPLOADS_DATA_PORT' ||
+      name === 'DASHBOARD_DATA_PORT'
     ) {
       delete shell[name];
     }
@@ -266,9 +267,7 @@ describe('README\'s "Scaling workers" command, pasted next to the running `pnpm 
       );
       // Every service of `pnpm start` is listed with its own health port.
       const fromStart = rows.filter((row) => row.started_by === 'pnpm start').map((row) => row.service);
-      expect(fromStart.sort()).toEqual(
-        ['gateway', 'orchestrator', 'registry', 'uploads', 'vault', 'wallet', 'worker'].sort(),
-      );
+      expect(fromStart.sort()).toEqual([...SERVICE_NAMES].sort());
 
       // Ctrl-C in its terminal stops it cleanly (one SIGTERM to the worker, exit 0: no pnpm failure
       // line), and its record goes. ('close': every process holding the shell's output has exited.)

@@ -1,22 +1,15 @@
-import { AppError, BadRequestError, formatZodError, InternalError, storeUnavailableError } from '@svc/errors';
-import type { Logger } from '@svc/log';
+import { BadRequestError, formatZodError, InternalError } from '@svc/errors';
 import { type Bus, busInternals, type ConsumerHandle } from '../bus';
-import {
-  type BusCatalog,
-  catalogEntry,
-  type PingAnswer,
-  type RpcMethods,
-  type RpcServiceOf,
-} from '../catalog';
+import { type BusCatalog, catalogEntry, type RpcMethods, type RpcServiceOf } from '../catalog';
 import { closeWithin, once } from '../closable';
 import { rpcQueueName, rpcRequestListKey } from '../names';
 import { createRedis } from '../redis';
-import { safeParseWith } from '../schema';
 import { sealingContext } from '../sealing';
-import { errorReply, okReply, type RpcReply } from './envelope';
+import { answerRequest, errorText, type Responder } from './answer';
+import { errorReply, type RpcReply } from './envelope';
 import { createReplySender } from './reply-sender';
 import { startRequestLoop } from './request-loop';
-import type { HandledMethodName, RpcContext, RpcHandlers } from './types';
+import type { RpcContext, RpcHandlers } from './types';
 import { parseRequestMessage, type ReplyMessage, type SealedRequest, SealedRequestSchema } from './wire';
 
 export interface ServeRpcOptions {
@@ -36,8 +29,6 @@ export type ServiceHandlers<C extends BusCatalog, S extends RpcServiceOf<C>> = R
 
 const DEFAULT_CONCURRENCY = 32;
 const DEFAULT_CLOSE_TIMEOUT_MS = 10_000;
-
-const startedAt = Date.now();
 
 /**
  * Answers the requests on `<prefix>:rpc.<service>` with `handlers` (plus `ping`). Every request is
@@ -76,8 +67,7 @@ function serve<Methods extends RpcMethods>(
   const queueName = rpcQueueName(service);
   const sealer = internals.sealer;
 
-  const isHandled = (name: string): name is HandledMethodName<Methods> =>
-    name !== 'ping' && Object.hasOwn(handlers, name) && Object.hasOwn(methods, name);
+  const responder: Responder<Methods> = { service, methods, handlers, logger };
 
   /** Runs one popped request and publishes its reply; never rejects. */
   const handle = async (raw: string): Promise<void> => {
@@ -100,16 +90,8 @@ function serve<Methods extends RpcMethods>(
       );
     const { id, request, deadline, reply_to } = opened.request;
     if (Date.now() > deadline) return dropLate(message.method, deadline);
-    let reply: RpcReply;
-    if (message.method === 'ping') {
-      const pong: PingAnswer = { service, pid: process.pid, uptime_s: (Date.now() - startedAt) / 1000 };
-      reply = okReply(pong);
-    } else if (!isHandled(message.method)) {
-      reply = errorReply(new BadRequestError(`unknown RPC method ${service}.${message.method}`));
-    } else {
-      const context: RpcContext = { deadline, requestId: id };
-      reply = await runMethod(methods, handlers, message.method, request, context, logger, service);
-    }
+    const context: RpcContext = { deadline, requestId: id };
+    const reply = await answerRequest(responder, message.method, request, context);
     await publish(reply_to, id, message.method, deadline, reply);
   };
 
@@ -196,45 +178,4 @@ function serve<Methods extends RpcMethods>(
   });
   const untrack = internals.own('consumers', { close });
   return { close, waitUntilReady: async () => void (await Promise.all([loop.ready, producerReady])) };
-}
-
-async function runMethod<Methods extends RpcMethods, M extends HandledMethodName<Methods>>(
-  methods: Methods,
-  handlers: RpcHandlers<Methods>,
-  method: M,
-  raw: unknown,
-  context: RpcContext,
-  logger: Logger,
-  /** The answering service, named in a 503 when its store is unreachable. */
-  service: string,
-): Promise<RpcReply> {
-  const definition = methods[method];
-  if (!definition) return errorReply(new BadRequestError(`unknown RPC method ${method}`));
-  const request = safeParseWith<Methods[M]['request']>(definition.request, raw);
-  if (!request.success) return errorReply(new BadRequestError(formatZodError(request.error)));
-  try {
-    const handler = handlers[method];
-    const result = await handler(request.data, context);
-    const response = safeParseWith<Methods[M]['response']>(definition.response, result);
-    if (response.success) return okReply(response.data);
-    logger.error(
-      { method, err: formatZodError(response.error) },
-      'rpc: handler answer does not match the response schema',
-    );
-  } catch (err) {
-    if (err instanceof AppError) return errorReply(err);
-    // PostgreSQL or Redis unreachable: 503 naming the store, so the caller answers 503 + Retry-After
-    // (decisions D1) rather than 500; logged without the driver's stack (one line per request).
-    const unavailable = storeUnavailableError(err, service);
-    if (unavailable !== undefined) {
-      logger.warn({ method, err: errorText(err) }, `rpc: ${unavailable.message}`);
-      return errorReply(unavailable);
-    }
-    logger.error({ method, err }, 'rpc: handler failed');
-  }
-  return errorReply(new InternalError('internal error'));
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

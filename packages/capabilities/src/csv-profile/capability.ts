@@ -1,5 +1,6 @@
 import { defineCapability } from '../define';
 import { count, mebibytes } from '../figures';
+import { csvTableProbe } from './probe';
 import {
   CSV_CONTENT_TYPES,
   CSV_DISTINCT_LIMIT,
@@ -63,9 +64,10 @@ export const csvProfile = defineCapability({
     max_files: 1,
     max_size_bytes: CSV_MAX_BYTES,
     content_types: CSV_CONTENT_TYPES,
-    // Known only once the file is read: enforced by the run (profile-csv.ts), stated here (spec §2.1).
+    // Enforced by the run (profile-csv.ts) and checked at quote time against the probe's facts (spec §2.1).
     max_columns: CSV_MAX_COLUMNS,
     max_record_characters: CSV_MAX_RECORD_CHARACTERS,
+    probe: csvTableProbe,
   },
   execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
   input: CsvProfileInput,

@@ -1,9 +1,10 @@
 import { pipeline, Transform, type TransformCallback } from 'node:stream';
 import { type ResolvedFile, RUN_ERROR_CODES } from '@svc/contracts';
 import { CsvError, parse } from 'csv-parse';
-import type { CapabilityOutcome } from '../kit/outcome';
+import type { CapabilityOutcome, FailedOutcome } from '../kit/outcome';
 import type { RunStorage } from '../kit/run-storage';
 import { ColumnStats } from './column-stats';
+import { csvReadOptions } from './read-options';
 import {
   CSV_DISTINCT_LIMIT,
   CSV_MAX_BYTES,
@@ -13,7 +14,7 @@ import {
   type CsvProfileResult,
 } from './schema';
 
-/** characters: the longest record (contracts CSV_MAX_RECORD_CHARACTERS, published in describe). */
+/** characters: the longest record (CSV_MAX_RECORD_CHARACTERS, published in describe). */
 export const CSV_MAX_RECORD_CHARS = CSV_MAX_RECORD_CHARACTERS;
 /** characters: sample cells and column names are cut to this in the result (it travels as JSON). */
 export const CSV_RESULT_CELL_CHARS = 1_000;
@@ -59,7 +60,7 @@ export async function profileCsv(
   job: CsvProfileJob,
   signal: AbortSignal,
   options: CsvProfileOptions = {},
-): Promise<CapabilityOutcome> {
+): Promise<CapabilityOutcome<CsvProfileResult>> {
   const distinctLimit = options.distinctLimit ?? CSV_DISTINCT_LIMIT;
   const maxBytes = options.maxBytes ?? CSV_MAX_BYTES;
   const { input } = job;
@@ -67,11 +68,7 @@ export async function profileCsv(
   /** Line on which the last complete record ended (csv-parse reports where it stopped, not where the bad record began). */
   let lastRecordLine = 0;
   const parser = parse({
-    delimiter: input.delimiter,
-    bom: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    max_record_size: CSV_MAX_RECORD_CHARS,
+    ...csvReadOptions(input.delimiter),
     // Called as each record completes, before the consumer reads it (and even if it never does).
     on_record: (record, context) => {
       lastRecordLine = context.lines;
@@ -151,7 +148,7 @@ function isRecord(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((cell) => typeof cell === 'string');
 }
 
-function invalidInput(message: string, detail?: string): CapabilityOutcome {
+function invalidInput(message: string, detail?: string): FailedOutcome {
   return {
     kind: 'failed',
     error: { code: RUN_ERROR_CODES.invalidInput, message: `csv-profile: ${message}` },

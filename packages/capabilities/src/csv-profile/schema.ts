@@ -1,12 +1,27 @@
-import { CsvDelimiter, UploadId } from '@svc/contracts';
+import { UploadId } from '@svc/contracts';
 import { z } from 'zod';
 
 /** Largest CSV `csv-profile` accepts (200 MiB: read as a stream, never whole). */
 export const CSV_MAX_BYTES = 200 * 1024 * 1024;
 /** Distinct values counted exactly per column; beyond it `distinct_exact` is false (a lower bound). */
 export const CSV_DISTINCT_LIMIT = 10_000;
-/** The record limits live beside CsvFacts in the contracts (the upload service measures up to them). */
-export { CSV_MAX_COLUMNS, CSV_MAX_RECORD_CHARACTERS } from '@svc/contracts';
+/**
+ * Columns one record may have: a quote or run for a CSV with a wider record is refused (422, from the
+ * upload's facts: probe.ts), and the run fails at such a record as it reads.
+ */
+export const CSV_MAX_COLUMNS = 500;
+/**
+ * characters: the longest record csv-parse buffers (1 MiB). Bounds memory on a file whose quote
+ * never closes (the parser would otherwise hold the rest of the file as one field).
+ */
+export const CSV_MAX_RECORD_CHARACTERS = 1024 * 1024;
+/**
+ * The field delimiters a CSV may be read with (the input's `delimiter`). The same bytes are a
+ * different table with each, so the probe measures a CSV once per delimiter.
+ */
+export const CSV_DELIMITERS = [',', ';', '\t', '|'] as const;
+export const CsvDelimiter = z.enum(CSV_DELIMITERS);
+export type CsvDelimiter = z.infer<typeof CsvDelimiter>;
 export const CSV_CONTENT_TYPES = ['text/csv'] as const;
 
 /** Input of `csv-profile`: one uploaded CSV file. */

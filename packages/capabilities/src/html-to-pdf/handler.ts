@@ -3,7 +3,7 @@ import { BrowserHost } from './browser-host';
 import type { htmlToPdfEnv } from './env';
 import { storeRenderedPdf } from './pdf-artifact';
 import { createPdfRenderer } from './render-pdf';
-import type { HtmlToPdfInput } from './schema';
+import type { HtmlToPdfInput, HtmlToPdfResult } from './schema';
 
 /**
  * html-to-pdf on a worker (runtime browser): the chromium renderer on the process's one chromium,
@@ -12,7 +12,7 @@ import type { HtmlToPdfInput } from './schema';
  * at once); a crashed browser or a timeout is retried; a PDF over the cap or a refused document is
  * `failed`. A rendered PDF is stored as the artifact `document.pdf` of the run.
  */
-export default defineHandler<HtmlToPdfInput, CapabilitySettings<typeof htmlToPdfEnv>>(
+export default defineHandler<HtmlToPdfInput, HtmlToPdfResult, CapabilitySettings<typeof htmlToPdfEnv>>(
   ({ settings, logger }) => {
     const browser = new BrowserHost({
       executablePath: settings.CHROMIUM_PATH,

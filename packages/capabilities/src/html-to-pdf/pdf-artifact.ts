@@ -13,7 +13,7 @@ import { type HtmlToPdfResult, PDF_ARTIFACT, PDF_MAX_BYTES } from './schema';
 export async function storeRenderedPdf(
   rendered: Extract<RenderOutcome, { kind: 'rendered' }>,
   storage: RunStorage,
-): Promise<CapabilityOutcome> {
+): Promise<CapabilityOutcome<HtmlToPdfResult>> {
   const artifact = await storage.writeArtifact(PDF_ARTIFACT, Readable.from([rendered.pdf]), {
     contentType: 'application/pdf',
     maxBytes: PDF_MAX_BYTES,

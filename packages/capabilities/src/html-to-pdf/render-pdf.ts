@@ -1,7 +1,7 @@
 import { RUN_ERROR_CODES, type RunError, type RunMetrics } from '@svc/contracts';
 import type { Logger } from '@svc/log';
 import { type BrowserContext, errors, type Route } from 'playwright-core';
-import { type CapabilityOutcome, RetryableRunError } from '../kit/outcome';
+import { type FailedOutcome, RetryableRunError } from '../kit/outcome';
 import type { BrowserHost } from './browser-host';
 import { countPdfPages, looksLikePdf } from './pdf-pages';
 import { type HtmlToPdfInput, PDF_MAX_BYTES } from './schema';
@@ -21,7 +21,7 @@ export interface PdfRendererOptions {
  */
 export type RenderOutcome =
   | { kind: 'rendered'; pdf: Buffer; pages: number; metrics: RunMetrics }
-  | Extract<CapabilityOutcome, { kind: 'failed' }>;
+  | FailedOutcome;
 
 /** Renders one html-to-pdf input; throws on faults worth a retry and when `signal` aborts. */
 export type PdfRenderer = (input: HtmlToPdfInput, signal: AbortSignal) => Promise<RenderOutcome>;

@@ -1,5 +1,6 @@
 import { defineCapability } from '../define';
 import { count, mebibytes } from '../figures';
+import { imageSizeProbe } from '../kit/probes/image-size';
 import {
   IMAGE_CONTENT_TYPES,
   IMAGE_MAX_BYTES,
@@ -63,6 +64,7 @@ export const imageThumbnail = defineCapability({
     content_types: IMAGE_CONTENT_TYPES,
     // sharp's limitInputPixels in the run, checked at quote time against the upload's width × height.
     max_pixels: IMAGE_MAX_PIXELS,
+    probe: imageSizeProbe,
   },
   execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
   input: ImageThumbnailInput,

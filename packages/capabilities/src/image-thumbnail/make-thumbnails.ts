@@ -62,9 +62,12 @@ class UnusableImageError extends Error {
  * decode, or is over the pixel or byte limit. Throws (retried) on storage faults. A run that does
  * not complete deletes the thumbnails it had written (they are never reported).
  */
-export async function makeThumbnails(job: ThumbnailJob, signal: AbortSignal): Promise<CapabilityOutcome> {
+export async function makeThumbnails(
+  job: ThumbnailJob,
+  signal: AbortSignal,
+): Promise<CapabilityOutcome<ImageThumbnailResult>> {
   const artifacts: ProducedArtifact[] = [];
-  let outcome: CapabilityOutcome | undefined;
+  let outcome: CapabilityOutcome<ImageThumbnailResult> | undefined;
   try {
     outcome = await thumbnailAll(job, artifacts, signal);
     return outcome;
@@ -79,7 +82,7 @@ async function thumbnailAll(
   job: ThumbnailJob,
   artifacts: ProducedArtifact[],
   signal: AbortSignal,
-): Promise<CapabilityOutcome> {
+): Promise<CapabilityOutcome<ImageThumbnailResult>> {
   const images: ImageEntry[] = [];
   for (const [index, uploadId] of job.input.upload_ids.entries()) {
     signal.throwIfAborted();

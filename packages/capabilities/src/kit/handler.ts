@@ -64,8 +64,8 @@ export interface RunContext<Input> {
 }
 
 /**
- * A capability's run code in one worker process: `run` is one attempt (resolves with the outcome;
- * throws on faults worth a retry and on abort). `close`, if given, releases what the handler holds
+ * A capability's run code in one worker process: `run` is one attempt (resolves with the outcome,
+ * whose result is `Result`; throws on faults worth a retry and on abort). `close`, if given, releases what the handler holds
  * (html-to-pdf's chromium) at shutdown, after the job consumers drained and before the bus closes.
  *
  * `run` is a method (not a function property) on purpose: TypeScript compares method parameters
@@ -73,8 +73,8 @@ export interface RunContext<Input> {
  * That is sound because a capability's job payload schema is derived from the same declaration as
  * its handler's input type (@svc/capabilities catalog), and the bus validates each payload.
  */
-export interface CapabilityHandler<Input> {
-  run(context: RunContext<Input>): Promise<CapabilityOutcome>;
+export interface CapabilityHandler<Input, Result = Record<string, unknown>> {
+  run(context: RunContext<Input>): Promise<CapabilityOutcome<Result>>;
   close?(): Promise<void>;
 }
 
@@ -83,8 +83,8 @@ export interface CapabilityHandler<Input> {
  * loads it lazily (`handler: () => import('./handler')`) so only workers load its libraries.
  * `create` is a method for the reason given on CapabilityHandler.run.
  */
-export interface CapabilityHandlerFactory<Input, Settings> {
-  create(deps: HandlerDeps<Settings>): CapabilityHandler<Input>;
+export interface CapabilityHandlerFactory<Input, Settings, Result = Record<string, unknown>> {
+  create(deps: HandlerDeps<Settings>): CapabilityHandler<Input, Result>;
 }
 
 /** A capability handler factory as the worker holds it, whatever its input and settings. */
@@ -94,17 +94,20 @@ export type AnyCapabilityHandlerFactory = CapabilityHandlerFactory<
 >;
 
 /** The module `<slug>/handler.ts` as `import('./handler')` answers it. */
-export interface CapabilityHandlerModule<Input, Settings> {
-  default: CapabilityHandlerFactory<Input, Settings>;
+export interface CapabilityHandlerModule<Input, Settings, Result = Record<string, unknown>> {
+  default: CapabilityHandlerFactory<Input, Settings, Result>;
 }
 
 /**
- * Makes the default export of `<slug>/handler.ts`:
- * `export default defineHandler<PiiRedactInput>(() => ({ run: async ({ input }) => ... }))`, or with
- * settings `defineHandler<CrtJobInput, CapabilitySettings<typeof crtEnv>>(({ settings }) => ...)`.
+ * Makes the default export of `<slug>/handler.ts`, typed by the capability's input, its result and
+ * its settings: `export default defineHandler<PiiRedactInput, PiiRedactResult>(() => ({ run: async
+ * ({ input }) => ... }))`, or with settings `defineHandler<CrtInput, CrtResult,
+ * CapabilitySettings<typeof crtEnv>>(({ settings }) => ...)`. The declaration's `handler` must load
+ * a factory of the capability's input and result schemas (define.ts), so a handler typed with
+ * another result, or returning one, does not compile.
  */
-export function defineHandler<Input, Settings = NoSettings>(
-  create: (deps: HandlerDeps<Settings>) => CapabilityHandler<Input>,
-): CapabilityHandlerFactory<Input, Settings> {
+export function defineHandler<Input, Result, Settings = NoSettings>(
+  create: (deps: HandlerDeps<Settings>) => CapabilityHandler<Input, Result>,
+): CapabilityHandlerFactory<Input, Settings, Result> {
   return { create };
 }

@@ -10,14 +10,14 @@ export class TooLargeError extends Error {
 
 /**
  * Reads `stream` whole into one Buffer, for inputs a library can only take in memory (a PDF for
- * pdf.js). Stops reading and throws TooLargeError as soon as more than `maxBytes` arrived, and the
- * signal's reason when it aborts; the stream is destroyed either way.
+ * pdf.js, a probe's stored bytes). Stops reading and throws TooLargeError as soon as more than
+ * `maxBytes` arrived, and the signal's reason when it aborts; the stream is destroyed either way.
  */
-export async function readBounded(stream: Readable, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+export async function readBounded(stream: Readable, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   const onAbort = () => stream.destroy();
-  signal.addEventListener('abort', onAbort, { once: true });
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for await (const chunk of stream) {
       const buffer: Buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -25,14 +25,14 @@ export async function readBounded(stream: Readable, maxBytes: number, signal: Ab
       if (bytes > maxBytes) throw new TooLargeError(maxBytes);
       chunks.push(buffer);
     }
-    signal.throwIfAborted();
+    signal?.throwIfAborted();
     return Buffer.concat(chunks, bytes);
   } catch (err) {
     // An abort surfaces as the stream's premature close: say why it stopped instead.
-    signal.throwIfAborted();
+    signal?.throwIfAborted();
     throw err;
   } finally {
-    signal.removeEventListener('abort', onAbort);
+    signal?.removeEventListener('abort', onAbort);
     stream.destroy();
   }
 }

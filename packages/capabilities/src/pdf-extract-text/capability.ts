@@ -1,5 +1,6 @@
 import { defineCapability } from '../define';
 import { count, mebibytes } from '../figures';
+import { pdfPageProbe } from '../kit/probes/pdf-pages';
 import { pdfExtractTextEnv } from './env';
 import {
   PDF_EXTRACT_MAX_BYTES,
@@ -40,7 +41,7 @@ export const pdfExtractText = defineCapability({
     unit_price_usd: '0.001',
     minimum_usd: '0.001',
     description: 'USD 0.001 per page (minimum USD 0.001 per run).',
-    // Per page of the uploaded PDF (the upload's facts.pages, counted when the bytes arrived).
+    // Per page of the uploaded PDF (the probe's `pages`, counted when the bytes arrived).
     units: (_input, files) => files.reduce((sum, file) => sum + (file.facts.pages ?? 0), 0),
   },
   files: {
@@ -51,6 +52,7 @@ export const pdfExtractText = defineCapability({
     content_types: ['application/pdf'],
     // The run's own limit (extract-pdf-text.ts), checked at quote time against the upload's pages.
     max_pages: PDF_EXTRACT_MAX_PAGES,
+    probe: pdfPageProbe,
   },
   execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
   input: PdfExtractTextInput,

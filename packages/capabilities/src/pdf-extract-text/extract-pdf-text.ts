@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { type ProducedArtifact, type ResolvedFile, RUN_ERROR_CODES } from '@svc/contracts';
 import { SizeLimitError } from '@svc/storage';
-import type { CapabilityOutcome } from '../kit/outcome';
+import type { CapabilityOutcome, FailedOutcome } from '../kit/outcome';
 import { readBounded, TooLargeError } from '../kit/read-bounded';
 import type { RunStorage } from '../kit/run-storage';
 import { PageTextBudget } from './page-text-budget';
@@ -34,7 +34,7 @@ export interface PdfExtractJob {
   storage: RunStorage;
 }
 
-function invalidInput(message: string, detail?: string): CapabilityOutcome {
+function invalidInput(message: string, detail?: string): FailedOutcome {
   return {
     kind: 'failed',
     error: { code: RUN_ERROR_CODES.invalidInput, message: `pdf-extract-text: ${message}` },
@@ -78,7 +78,7 @@ export async function extractPdfText(
   job: PdfExtractJob,
   signal: AbortSignal,
   options: PdfExtractOptions,
-): Promise<CapabilityOutcome> {
+): Promise<CapabilityOutcome<PdfExtractTextResult>> {
   const maxPages = options.maxPages ?? PDF_EXTRACT_MAX_PAGES;
   let bytes: Buffer;
   try {

@@ -50,6 +50,15 @@ import {
   VaultRotationState,
 } from '../vault';
 import {
+  ClientKeysRequest,
+  CreateClientKeyRequest,
+  CreateClientKeyResponse,
+  DescribeClientResponse,
+  ListClientKeysResponse,
+  RevokeClientKeyRequest,
+  RevokeClientKeyResponse,
+} from './api-keys';
+import {
   CancelRunResult,
   CreateUploadSessionRequest,
   CreateUploadSessionResponse,
@@ -348,10 +357,38 @@ export const rpcCatalog = {
       description: "Starts the re-wrap of every data key to the keyring's current version (admin CLI).",
     },
   },
+  /**
+   * Gateway → dashboard (issue 24): a client's API keys, served by the gateway process, which owns
+   * the `auth` schema. Internal: no REST operation or MCP tool reaches it.
+   */
+  keys: {
+    ping,
+    describeClient: {
+      request: ClientKeysRequest,
+      response: DescribeClientResponse,
+      description: "The client's name (404 for an unknown client): the dashboard's header.",
+    },
+    listKeys: {
+      request: ClientKeysRequest,
+      response: ListClientKeysResponse,
+      description: "The client's keys, newest first, revoked and expired ones included; never a secret.",
+    },
+    createKey: {
+      request: CreateClientKeyRequest,
+      response: CreateClientKeyResponse,
+      description: 'A new key for the client (422 for an unknown client or a past expiry), shown once.',
+    },
+    revokeKey: {
+      request: RevokeClientKeyRequest,
+      response: RevokeClientKeyResponse,
+      description:
+        "Revokes one of the client's keys and publishes apikey.revoked; false for another client's key.",
+    },
+  },
 } as const satisfies Record<string, Record<string, RpcMethod> & { ping: RpcMethod }>;
 
 export type RpcCatalog = typeof rpcCatalog;
-/** A service that answers RPC (the gateway only calls). */
+/** A service that answers RPC (`keys` is answered by the gateway process). */
 export type RpcService = keyof RpcCatalog;
 export type RpcMethodName<S extends RpcService> = keyof RpcCatalog[S] & string;
 

@@ -1,17 +1,10 @@
-import { z } from 'zod';
 import { BalanceResponse, WhoAmIResponse } from '../account';
 import { SpendDiagnosticsResponse, UsageStatementQuery, UsageStatementResponse } from '../ledger';
-import type { ApiOperation } from './operation';
-
-/**
- * Query of GET /api/account/spend-diagnostics: none (spec §4.14 shows no parameters). Strict, so a
- * parameter the endpoint does not take is a 422 rather than silently ignored (docs/decisions.md D2).
- */
-export const SpendDiagnosticsQuery = z.object({}).strict();
+import { defineOperation } from './operation-types';
 
 /** Account endpoints (spec §4.12-§4.14; whoami is ours). */
-export const accountOperations: readonly ApiOperation[] = [
-  {
+export const accountOperations = [
+  defineOperation({
     method: 'get',
     path: '/api/account/whoami',
     operationId: 'whoAmI',
@@ -24,8 +17,8 @@ export const accountOperations: readonly ApiOperation[] = [
       schema: WhoAmIResponse,
     },
     errors: [401, 500, 503],
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/account/balance',
     operationId: 'getBalance',
@@ -35,8 +28,8 @@ export const accountOperations: readonly ApiOperation[] = [
     auth: { kind: 'key', scopes: ['billing:read'] },
     success: { status: 200, description: 'Wallet and spend controls.', schema: BalanceResponse },
     errors: [401, 403, 500, 503],
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/account/usage-statement',
     operationId: 'getUsageStatement',
@@ -54,8 +47,8 @@ export const accountOperations: readonly ApiOperation[] = [
     errorNotes: {
       422: 'Invalid or unknown query parameter, `from` not before `to`, or a period longer than 366 days.',
     },
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/account/spend-diagnostics',
     operationId: 'getSpendDiagnostics',
@@ -66,8 +59,9 @@ export const accountOperations: readonly ApiOperation[] = [
       "lies beyond the period / a year), and this period's top capabilities by spend. Takes no parameters.",
     tags: ['account'],
     auth: { kind: 'key', scopes: ['billing:read'] },
+    refusesQuery: true,
     success: { status: 200, description: 'Spend diagnostics.', schema: SpendDiagnosticsResponse },
     errors: [401, 403, 422, 500, 503],
     errorNotes: { 422: 'A query parameter was sent: this endpoint takes none.' },
-  },
-];
+  }),
+] as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ArtifactDownloadQuery, ArtifactIdParams, ArtifactManifestResponse } from '../artifacts';
 import { Sha256Hex } from '../common';
 import { RunIdParams } from '../run';
-import type { ApiOperation } from './operation';
+import { defineOperation } from './operation-types';
 
 /** Headers of a download a client may rely on (what the uploads service sets and the gateway relays). */
 export const ArtifactDownloadHeaders = z.object({
@@ -15,8 +15,8 @@ export const ArtifactDownloadHeaders = z.object({
 });
 
 /** Spec §4.9 and rule 5: a run's artifact manifest, and following one of its download links. */
-export const artifactOperations: readonly ApiOperation[] = [
-  {
+export const artifactOperations = [
+  defineOperation({
     method: 'get',
     path: '/api/capability-runs/{run_id}/artifacts',
     operationId: 'listRunArtifacts',
@@ -35,8 +35,8 @@ export const artifactOperations: readonly ApiOperation[] = [
       schema: ArtifactManifestResponse,
     },
     errors: [401, 403, 404, 422, 500, 503],
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/artifacts/{artifact_id}/download',
     operationId: 'downloadArtifact',
@@ -63,5 +63,5 @@ export const artifactOperations: readonly ApiOperation[] = [
       404: 'Unknown artifact (or deleted by retention).',
       422: 'Malformed artifact_id, or a link without a well-formed `expires` and `signature`.',
     },
-  },
-];
+  }),
+] as const;

@@ -4,11 +4,11 @@ import {
   ListCapabilitiesQuery,
   ListCapabilitiesResponse,
 } from '../capability-api';
-import type { ApiOperation } from './operation';
+import { defineOperation } from './operation-types';
 
 /** Spec §4.1 and §4.2: discovery. Both carry no security requirement (spec §4 preamble). */
-export const capabilityOperations: readonly ApiOperation[] = [
-  {
+export const capabilityOperations = [
+  defineOperation({
     method: 'get',
     path: '/api/capabilities',
     operationId: 'listCapabilities',
@@ -21,8 +21,8 @@ export const capabilityOperations: readonly ApiOperation[] = [
     params: { query: ListCapabilitiesQuery },
     success: { status: 200, description: 'Matching capabilities.', schema: ListCapabilitiesResponse },
     errors: [422, 500, 503],
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/capabilities/{slug}',
     operationId: 'describeCapability',
@@ -39,5 +39,5 @@ export const capabilityOperations: readonly ApiOperation[] = [
       schema: DescribeCapabilityResponse,
     },
     errors: [404, 500, 503],
-  },
-];
+  }),
+] as const;

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { createDocument, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { API_VERSION } from '../common';
 import { CONTRACT_HEADERS_MARKDOWN } from '../deprecations';
@@ -16,8 +17,11 @@ import { systemOperations } from './system-operations';
 import { uploadOperations } from './upload-operations';
 import { vaultComponentSchemas, vaultOperations } from './vault-operations';
 
-/** Every REST operation. A new resource adds its `*-operations.ts` list here, nothing else. */
-export const apiOperations: readonly ApiOperation[] = [
+/**
+ * Every REST operation, each with its exact type (defineOperation). A new resource adds its
+ * `*-operations.ts` list here, nothing else; the gateway then fails to compile until it serves it.
+ */
+const declaredOperations = [
   ...capabilityOperations,
   ...quoteRunOperations,
   ...runOperations,
@@ -27,7 +31,34 @@ export const apiOperations: readonly ApiOperation[] = [
   ...vaultOperations,
   ...mcpOperations,
   ...systemOperations,
-];
+] as const;
+
+/** Every REST operation, as one list of ApiOperation (for code that walks them all). */
+export const apiOperations: readonly ApiOperation[] = declaredOperations;
+
+/** Any one of the operations above, with its own type. */
+export type AnyApiOperation = (typeof declaredOperations)[number];
+export type ApiOperationId = AnyApiOperation['operationId'];
+/** The operation named `Id`, with its literal path and its own schemas. */
+export type ApiOperationById<Id extends ApiOperationId> = Extract<AnyApiOperation, { operationId: Id }>;
+
+/** The operation named `id` (`apiOperation('getRun')`), typed as declared. */
+export function apiOperation<Id extends ApiOperationId>(id: Id): ApiOperationById<Id> {
+  const found = declaredOperations.find((op): op is ApiOperationById<Id> => op.operationId === id);
+  if (found === undefined) throw new Error(`no operation ${id}`);
+  return found;
+}
+
+/** Every named schema of the document: the common components and the vault's. */
+const namedSchemas = { ...componentSchemas, ...vaultComponentSchemas };
+const componentNames = new Map<z.ZodType, string>(
+  Object.entries(namedSchemas).map(([name, { schema }]) => [schema, name]),
+);
+
+/** The component name of a schema (`QuoteRequest`), as the document names it; undefined if none. */
+export function componentNameOf(schema: z.ZodType): string | undefined {
+  return componentNames.get(schema);
+}
 
 export type OpenApiDocument = ReturnType<typeof createDocument>;
 
@@ -41,7 +72,7 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = apiOp
     paths[op.path] = item;
   }
   const schemas = Object.fromEntries(
-    Object.entries({ ...componentSchemas, ...vaultComponentSchemas }).map(([name, c]) => [
+    Object.entries(namedSchemas).map(([name, c]) => [
       name,
       // zod-openapi renders a component no operation uses on its output side unless told otherwise.
       c.io === 'input' ? c.schema.meta({ unusedIO: 'input' }) : c.schema,

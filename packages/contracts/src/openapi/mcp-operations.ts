@@ -1,9 +1,9 @@
 import { McpJsonRpcMessage } from '../mcp';
-import type { ApiOperation } from './operation';
+import { defineOperation } from './operation-types';
 
 /** The MCP endpoint (spec §4.21, §4 rule 6; docs/decisions.md M1-M8). */
-export const mcpOperations: readonly ApiOperation[] = [
-  {
+export const mcpOperations = [
+  defineOperation({
     method: 'post',
     path: '/mcp',
     operationId: 'mcp',
@@ -39,5 +39,5 @@ export const mcpOperations: readonly ApiOperation[] = [
       403: 'The Host or Origin header is not one this endpoint serves (DNS-rebinding defence).',
       405: 'GET and DELETE: the endpoint keeps no sessions and offers no standalone stream.',
     },
-  },
-];
+  }),
+] as const;

@@ -82,7 +82,15 @@ export interface BinaryResponse {
 
 /** A request body: JSON checked by `schema`, or raw bytes in one of the `binary` media types. */
 export type RequestBody =
-  | { schema: z.ZodType; description?: string }
+  | {
+      schema: z.ZodType;
+      description?: string;
+      /**
+       * `document`: the body may carry a whole document (vault extractions and fills), so the gateway
+       * reads it with its larger document limit instead of JSON_BODY_LIMIT. Not rendered.
+       */
+      limit?: 'document';
+    }
   | { binary: readonly string[]; description: string };
 
 /**
@@ -107,9 +115,15 @@ export interface ApiOperation {
   operationId: string;
   summary: string;
   description?: string;
-  tags: string[];
+  tags: readonly string[];
   auth: OperationAuth;
   params?: ZodOpenApiParameters;
+  /**
+   * For an operation without `params.query` that says it takes no parameters: a query parameter
+   * sent anyway is refused with 422 naming it (decisions D2) instead of being ignored. Not rendered
+   * (the description says so, and 422 is among the errors).
+   */
+  refusesQuery?: true;
   body?: RequestBody;
   success: (JsonResponse | BinaryResponse) & { status: 200 | 201 | 202 };
   /**
@@ -246,7 +260,7 @@ export function toOpenApiOperation(op: ApiOperation): ZodOpenApiOperationObject 
     description: [op.description, authSentence(op.auth), rateLimitSentence(rateLimit)]
       .filter(Boolean)
       .join('\n\n'),
-    tags: op.tags,
+    tags: [...op.tags],
     responses,
     security: securityOf(op.auth),
     'x-required-scopes': op.auth.kind === 'key' ? [...op.auth.scopes] : [],

@@ -3,7 +3,7 @@ import { CapabilitySlugParams } from '../capability-api';
 import { IdempotencyKey } from '../common';
 import { QuoteRequest, QuoteResponse } from '../quote';
 import { RunRequest, RunStartResponse } from '../run';
-import type { ApiOperation } from './operation';
+import { defineOperation } from './operation-types';
 import { RunLocationHeader } from './run-operations';
 
 /**
@@ -19,8 +19,8 @@ export const RunHeaders = z.object({
 });
 
 /** Spec §4.3 and §4.4: quote a capability, then run it with the quote. */
-export const quoteRunOperations: readonly ApiOperation[] = [
-  {
+export const quoteRunOperations = [
+  defineOperation({
     method: 'post',
     path: '/api/capabilities/{slug}/quote',
     operationId: 'quoteCapability',
@@ -44,8 +44,8 @@ export const quoteRunOperations: readonly ApiOperation[] = [
       409: 'The capability cannot be quoted: its execution mode is describe_only (or missing/unknown), or this deployment has no handler for it.',
       422: 'Invalid slug, body or input; `error` names the field (e.g. `input.text: …`).',
     },
-  },
-  {
+  }),
+  defineOperation({
     method: 'post',
     path: '/api/capabilities/{slug}/run',
     operationId: 'runCapability',
@@ -88,5 +88,5 @@ export const quoteRunOperations: readonly ApiOperation[] = [
       409: 'The capability cannot be run (describe_only, missing or unknown mode, no handler), the quote expired, or the quote was already used for a run.',
       422: 'Invalid slug, header, body or input; a paid run without Idempotency-Key or quote_id; a quote for another capability or input; an Idempotency-Key reused with a different request.',
     },
-  },
-];
+  }),
+] as const;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { McpToolName } from '../mcp';
 
 /**
  * The rate-limit budgets (issue 13): each operation spends from one of them, per API key, or per
@@ -25,19 +24,6 @@ export type RateLimitClass = RateLimitBudget | 'exempt' | 'per-tool-call';
 export function isRateLimitBudget(value: string): value is RateLimitBudget {
   return RATE_LIMIT_BUDGETS.some((budget) => budget === value);
 }
-
-/** The budget of each MCP tool: the one its REST twin spends from (README "MCP" table). */
-export const MCP_TOOL_BUDGETS: Readonly<Record<McpToolName, RateLimitBudget>> = {
-  svc_capabilities_search: 'reads',
-  svc_capability_describe: 'reads',
-  svc_account_balance: 'reads',
-  svc_tool_quote: 'quotes',
-  svc_tool_run: 'runs',
-  svc_tool_status: 'reads',
-  svc_tool_cancel: 'runs',
-  svc_tool_artifacts: 'reads',
-  svc_upload_session_create: 'transfers',
-};
 
 /** What an operation declares; GET defaults to `reads`, every other method must say. */
 export function rateLimitClassOf(op: {

@@ -4,7 +4,7 @@ import { CrtRunRequest, CrtRunResponse } from '../crt';
 import { RunReceiptResponse } from '../ledger';
 import { CancelRunResponse, RunIdParams, RunStatusResponse } from '../run';
 import { ListRunsQuery, ListRunsResponse } from '../run-list';
-import type { ApiOperation } from './operation';
+import { defineOperation } from './operation-types';
 
 /** Optional `Idempotency-Key` header of the crt run (spec §4 rule 2; lowercase: HTTP header names). */
 export const CrtRunHeaders = z.object({
@@ -20,8 +20,8 @@ export const RunLocationHeader = z.object({
 });
 
 /** Spec §4.5, §4.8, §4.10 and §4.11: the crt run, run status, cancel and receipt; and the run list (issue 18). */
-export const runOperations: readonly ApiOperation[] = [
-  {
+export const runOperations = [
+  defineOperation({
     method: 'post',
     path: '/api/capabilities/crt/run',
     operationId: 'runCrt',
@@ -64,8 +64,8 @@ export const runOperations: readonly ApiOperation[] = [
     // 404 stays documented (removing a status is a breaking change, §9.4), though since decisions C16
     // no quote_id answers it: a UUID that is not one of the caller's quotes names a new run.
     errors: [400, 401, 403, 404, 409, 413, 415, 422, 500, 502, 503],
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/capability-runs',
     operationId: 'listRuns',
@@ -83,8 +83,8 @@ export const runOperations: readonly ApiOperation[] = [
     params: { query: ListRunsQuery },
     success: { status: 200, description: 'A page of runs.', schema: ListRunsResponse },
     errors: [401, 403, 422, 500, 503],
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/capability-runs/{run_id}',
     operationId: 'getRun',
@@ -97,8 +97,8 @@ export const runOperations: readonly ApiOperation[] = [
     params: { path: RunIdParams },
     success: { status: 200, description: 'The run status record.', schema: RunStatusResponse },
     errors: [401, 403, 404, 422, 500, 503],
-  },
-  {
+  }),
+  defineOperation({
     method: 'post',
     path: '/api/capability-runs/{run_id}/cancel',
     operationId: 'cancelRun',
@@ -124,8 +124,8 @@ export const runOperations: readonly ApiOperation[] = [
     errorNotes: {
       409: 'The run already finished (completed, failed or cancelled); only queued, retrying or running runs can be cancelled.',
     },
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/capability-runs/{run_id}/receipt',
     operationId: 'getRunReceipt',
@@ -139,5 +139,5 @@ export const runOperations: readonly ApiOperation[] = [
     params: { path: RunIdParams },
     success: { status: 200, description: 'The receipt.', schema: RunReceiptResponse },
     errors: [401, 403, 404, 422, 500, 503],
-  },
-];
+  }),
+] as const;

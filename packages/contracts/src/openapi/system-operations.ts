@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { HealthResponse, ReadinessResponse } from '../health';
-import type { ApiOperation } from './operation';
+import { defineOperation } from './operation-types';
 
 /** Liveness, readiness, this document and the contract files: public, never behind a key. */
-export const systemOperations: readonly ApiOperation[] = [
-  {
+export const systemOperations = [
+  defineOperation({
     method: 'get',
     path: '/healthz',
     operationId: 'health',
@@ -14,8 +14,8 @@ export const systemOperations: readonly ApiOperation[] = [
     auth: { kind: 'public' },
     success: { status: 200, description: 'The process is up.', schema: HealthResponse },
     errors: [],
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/readyz',
     operationId: 'readiness',
@@ -40,8 +40,8 @@ export const systemOperations: readonly ApiOperation[] = [
       },
     },
     errors: [],
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/openapi.json',
     operationId: 'openApiDocument',
@@ -55,8 +55,8 @@ export const systemOperations: readonly ApiOperation[] = [
       schema: z.record(z.string(), z.unknown()),
     },
     errors: [],
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/contract/manifest.json',
     operationId: 'contractManifest',
@@ -75,8 +75,8 @@ export const systemOperations: readonly ApiOperation[] = [
       schema: z.record(z.string(), z.unknown()),
     },
     errors: [],
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/contract/changelog.json',
     operationId: 'contractChangelog',
@@ -94,5 +94,5 @@ export const systemOperations: readonly ApiOperation[] = [
       schema: z.record(z.string(), z.unknown()),
     },
     errors: [],
-  },
-];
+  }),
+] as const;

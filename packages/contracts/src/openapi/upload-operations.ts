@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CapabilitySlugParams } from '../capability-api';
 import { UploadIdParams, UploadResponse, UploadSessionRequest, UploadSessionResponse } from '../uploads';
-import type { ApiOperation } from './operation';
+import { defineOperation } from './operation-types';
 
 /** `Location` of a created upload session: where its upload is read (GET /api/capability-uploads/{upload_id}). */
 export const UploadLocationHeader = z.object({
@@ -9,8 +9,8 @@ export const UploadLocationHeader = z.object({
 });
 
 /** Spec §4.6, §4.7 and rule 4: upload sessions, the raw-bytes PUT, and the upload as its owner reads it. */
-export const uploadOperations: readonly ApiOperation[] = [
-  {
+export const uploadOperations = [
+  defineOperation({
     method: 'post',
     path: '/api/capabilities/{slug}/upload-session',
     operationId: 'createUploadSession',
@@ -43,8 +43,8 @@ export const uploadOperations: readonly ApiOperation[] = [
         'lists the accepted ones); a size over its limit or the platform ceiling; a filename extension that ' +
         'does not belong to the content type.',
     },
-  },
-  {
+  }),
+  defineOperation({
     method: 'put',
     path: '/api/capability-uploads/{upload_id}',
     operationId: 'putUploadBytes',
@@ -85,8 +85,8 @@ export const uploadOperations: readonly ApiOperation[] = [
         'is not of the declared type; a PDF that cannot be read. Nothing is kept; the PUT may be repeated.',
       503: 'The uploads service is unavailable; retry the PUT with the same token (`Retry-After`).',
     },
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/capability-uploads/{upload_id}',
     operationId: 'getUpload',
@@ -101,5 +101,5 @@ export const uploadOperations: readonly ApiOperation[] = [
     params: { path: UploadIdParams },
     success: { status: 200, description: 'The upload.', schema: UploadResponse },
     errors: [401, 403, 404, 422, 500, 503],
-  },
-];
+  }),
+] as const;

@@ -32,15 +32,13 @@ import {
   VaultFieldType,
   VaultProfileResponse,
 } from '../vault';
-import type { ApiOperation, ErrorStatus } from './operation';
+import type { ErrorStatus } from './operation';
+import { defineOperation } from './operation-types';
 
 /** `{document_id}` of GET /api/vault/documents/{document_id}. */
 export const VaultDocumentIdParams = z
   .object({ document_id: Uuid.describe('Document ID (UUID), as fill-document answered it.') })
   .strict();
-
-/** Query of the vault reads that take no parameters: strict, so a typo is a 422 (docs/decisions.md D2). */
-export const VaultNoQuery = z.object({}).strict();
 
 /** `Location` of a created extraction or filled document: where it is read again. */
 const CreatedLocationHeader = (what: string) =>
@@ -79,8 +77,8 @@ const UPLOAD_NOTE =
   `${VAULT_DOCUMENT_CONTENT_TYPES.join(', ')}, at most ${VAULT_DOCUMENT_MAX_BYTES} bytes.`;
 
 /** Spec §4.15-§4.20 and ours (decisions VL4): the client's private-data vault. */
-export const vaultOperations: readonly ApiOperation[] = [
-  {
+export const vaultOperations = [
+  defineOperation({
     method: 'get',
     path: '/api/vault/profile',
     operationId: 'getVaultProfile',
@@ -91,10 +89,11 @@ export const vaultOperations: readonly ApiOperation[] = [
       'No values, not even masked. Takes no parameters.',
     tags: TAGS,
     auth: { kind: 'key', scopes: ['vault:read'] },
+    refusesQuery: true,
     success: { status: 200, description: 'The profile.', schema: VaultProfileResponse },
     errors: READ_ERRORS,
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/vault/fields',
     operationId: 'listVaultFields',
@@ -102,10 +101,11 @@ export const vaultOperations: readonly ApiOperation[] = [
     description: `Every field of the client, by name, with type, masked value, version, source and key version. ${MASKED} Takes no parameters.`,
     tags: TAGS,
     auth: { kind: 'key', scopes: ['vault:read'] },
+    refusesQuery: true,
     success: { status: 200, description: 'The fields.', schema: ListVaultFieldsResponse },
     errors: READ_ERRORS,
-  },
-  {
+  }),
+  defineOperation({
     method: 'post',
     path: '/api/vault/fields',
     operationId: 'saveVaultField',
@@ -138,8 +138,8 @@ export const vaultOperations: readonly ApiOperation[] = [
         'Invalid body, an unknown type, or a value that fails the check of its type: `error` names the field and the ' +
         'rule, never the value. Also: the client already has the most fields allowed.',
     },
-  },
-  {
+  }),
+  defineOperation({
     method: 'delete',
     path: '/api/vault/fields/{name}',
     operationId: 'deleteVaultField',
@@ -163,8 +163,8 @@ export const vaultOperations: readonly ApiOperation[] = [
       409: 'The field is no longer at `expected_version`.',
       422: 'A malformed name or `expected_version`, or an unknown query parameter.',
     },
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/vault/extractions',
     operationId: 'listVaultExtractions',
@@ -175,8 +175,8 @@ export const vaultOperations: readonly ApiOperation[] = [
     params: { query: ListExtractionsQuery },
     success: { status: 200, description: 'The extractions.', schema: ListExtractionsResponse },
     errors: READ_ERRORS,
-  },
-  {
+  }),
+  defineOperation({
     method: 'post',
     path: '/api/vault/extractions',
     operationId: 'createVaultExtraction',
@@ -189,7 +189,7 @@ export const vaultOperations: readonly ApiOperation[] = [
       `extraction expires (its candidates destroyed) at \`expires_at\`. ${UPLOAD_NOTE}`,
     tags: TAGS,
     auth: { kind: 'key', scopes: ['vault:write'] },
-    body: { schema: CreateExtractionRequest },
+    body: { schema: CreateExtractionRequest, limit: 'document' },
     success: {
       status: 201,
       description: 'The pending extraction, candidates masked.',
@@ -205,8 +205,8 @@ export const vaultOperations: readonly ApiOperation[] = [
         `Invalid body; an upload of another target than \`${VAULT_DOCUMENT_UPLOAD_SLUG}\`; a document that is not ` +
         'what its content type says, or cannot be read.',
     },
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/vault/extractions/{extraction_id}',
     operationId: 'getVaultExtraction',
@@ -215,11 +215,12 @@ export const vaultOperations: readonly ApiOperation[] = [
     tags: TAGS,
     auth: { kind: 'key', scopes: ['vault:read'] },
     params: { path: ExtractionIdParams },
+    refusesQuery: true,
     success: { status: 200, description: 'The extraction.', schema: ExtractionResponse },
     errors: [401, 403, 404, 422, 500, 503],
     errorNotes: { 404: `Unknown extraction; ${OTHER_CLIENT} answers the same.` },
-  },
-  {
+  }),
+  defineOperation({
     method: 'post',
     path: '/api/vault/extractions/{extraction_id}/review',
     operationId: 'reviewVaultExtraction',
@@ -248,8 +249,8 @@ export const vaultOperations: readonly ApiOperation[] = [
         'decided, or a target field exists without (or at another) `field_version`.',
       422: 'Invalid body, or an approved value that fails the check of its type (naming the field, never the value).',
     },
-  },
-  {
+  }),
+  defineOperation({
     method: 'post',
     path: '/api/vault/fill-document',
     operationId: 'fillVaultDocument',
@@ -263,7 +264,7 @@ export const vaultOperations: readonly ApiOperation[] = [
       `until \`expires_at\`. Each decrypted field writes an audit line (purpose \`fill\`). ${UPLOAD_NOTE}`,
     tags: TAGS,
     auth: { kind: 'key', scopes: ['vault:fill'] },
-    body: { schema: FillDocumentRequest },
+    body: { schema: FillDocumentRequest, limit: 'document' },
     success: {
       status: 201,
       description:
@@ -281,8 +282,8 @@ export const vaultOperations: readonly ApiOperation[] = [
         'Invalid body; a template that is not what its type says (a PDF without a form, text that is not ' +
         `UTF-8); an upload of another target than \`${VAULT_DOCUMENT_UPLOAD_SLUG}\`.`,
     },
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/vault/documents',
     operationId: 'listVaultDocuments',
@@ -292,10 +293,11 @@ export const vaultOperations: readonly ApiOperation[] = [
       'links lead to plaintext values. Takes no parameters.',
     tags: TAGS,
     auth: { kind: 'key', scopes: ['vault:fill'] },
+    refusesQuery: true,
     success: { status: 200, description: 'The documents.', schema: ListVaultDocumentsResponse },
     errors: READ_ERRORS,
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/vault/documents/{document_id}',
     operationId: 'getVaultDocument',
@@ -304,11 +306,12 @@ export const vaultOperations: readonly ApiOperation[] = [
     tags: TAGS,
     auth: { kind: 'key', scopes: ['vault:fill'] },
     params: { path: VaultDocumentIdParams },
+    refusesQuery: true,
     success: { status: 200, description: 'The document.', schema: FillDocumentResponse },
     errors: [401, 403, 404, 422, 500, 503],
     errorNotes: { 404: `Unknown or deleted document; ${OTHER_CLIENT} answers the same.` },
-  },
-  {
+  }),
+  defineOperation({
     method: 'get',
     path: '/api/vault/audit',
     operationId: 'getVaultAudit',
@@ -323,5 +326,5 @@ export const vaultOperations: readonly ApiOperation[] = [
     params: { query: VaultAuditQuery },
     success: { status: 200, description: 'One page of the trail.', schema: VaultAuditResponse },
     errors: READ_ERRORS,
-  },
-];
+  }),
+] as const;

@@ -15,7 +15,7 @@ export async function artifactManifest(
   params: { readonly clientId: string; readonly runId: string; readonly baseUrl: string },
 ): Promise<ArtifactManifestResponse> {
   const { clientId, runId } = params;
-  const run = await orchestrator.getRun(clientId, runId);
+  const run = await orchestrator.getRun({ client_id: clientId, run_id: runId });
   const { artifacts } = await uploads.listArtifacts({
     client_id: clientId,
     run_id: runId,

@@ -30,7 +30,7 @@ function fakeRegistry() {
       calls.search.push(query);
       return { version, q: query.q ?? null };
     },
-    describe: async (slug: string) => {
+    describe: async ({ slug }: { slug: string }) => {
       calls.describe.push(slug);
       if (slug === 'down') throw new Unavailable('registry did not answer within 3000 ms');
       if (slug !== 'crt') throw new NotFound(`unknown capability: ${slug}`);

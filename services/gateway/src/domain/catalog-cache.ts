@@ -18,9 +18,10 @@ export interface CatalogQuery {
   readonly limit: number;
 }
 
+/** The registry's RPC, in the shape of its typed client (main.ts passes the client as is). */
 export interface CatalogLoaders<TSearch, TDescribe> {
   search(query: CatalogQuery): Promise<TSearch>;
-  describe(slug: string): Promise<TDescribe>;
+  describe(request: { readonly slug: string }): Promise<TDescribe>;
 }
 
 export interface CatalogCacheOptions {
@@ -83,7 +84,7 @@ export class CatalogCache<TSearch, TDescribe> {
   }
 
   describe(slug: string): Promise<TDescribe> {
-    return this.descriptions.get(slug, () => this.loaders.describe(slug));
+    return this.descriptions.get(slug, () => this.loaders.describe({ slug }));
   }
 
   /** Drops everything (the `catalog.changed` handler). */

@@ -4,11 +4,10 @@ import {
   type Quote,
   RUN_ERROR_CODES,
   type RunRecord,
-  type RunStatusResponse,
 } from '@svc/contracts';
 import { BadGatewayError, ConflictError, InternalError } from '@svc/errors';
 import { checkedBody } from './contract-body';
-import { type HttpAnswer, runLocation, runStatusBody } from './run-answers';
+import { type AnswerOf, runLocation, runStatusBody } from './run-answers';
 
 /**
  * The HTTP answer of `POST /api/capabilities/crt/run` once the wait is over (design "Flow" step 5),
@@ -39,7 +38,7 @@ export interface CrtRunOutcome {
   readonly idempotencyKey?: string | undefined;
 }
 
-export type CrtRunAnswer = HttpAnswer<CrtCompletedRunResponse | CrtReplayRunResponse | RunStatusResponse>;
+export type CrtRunAnswer = AnswerOf<'runCrt'>;
 
 /** Throws (never returns) the error answer of a failed or cancelled run; returns otherwise. */
 function throwIfUnsuccessful(run: RunRecord): void {

@@ -1,6 +1,7 @@
 import type { CrtRunRequest, RunRecord } from '@svc/contracts';
 import type { CrtRunOutcome } from './crt-run-answer';
-import { type RunOrchestrator, startRunFailure } from './run-orchestrator';
+import type { RunOrchestrator } from './run-orchestrator';
+import { startCrtRun } from './run-start';
 import { waitForRun } from './run-wait';
 import type { RunWaiting } from './run-waiter';
 
@@ -27,22 +28,12 @@ export async function runCrt(
   params: CrtRunParams,
 ): Promise<CrtRunOutcome> {
   const { clientId, request, idempotencyKey } = params;
-  const started = await orchestrator
-    .startCrtRun({
-      client_id: clientId,
-      input: request.input,
-      client_type: request.client_type,
-      ...(request.quote_id === undefined ? {} : { quote_id: request.quote_id }),
-      ...(idempotencyKey === undefined ? {} : { idempotency_key: idempotencyKey }),
-    })
-    .catch((err: unknown) => {
-      throw startRunFailure(err, idempotencyKey);
-    });
+  const started = await startCrtRun(orchestrator, { clientId, request, idempotencyKey });
   const run = await waitForRun(waiter, clientId, started.run, {
     timeoutMs: params.waitMs,
     signal: params.signal,
     onChange: params.onChange,
-    reload: (owner, runId) => orchestrator.getRun(owner, runId),
+    reload: (owner, runId) => orchestrator.getRun({ client_id: owner, run_id: runId }),
   });
   return { replay: started.replay, quote: started.quote, run, idempotencyKey };
 }

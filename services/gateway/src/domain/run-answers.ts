@@ -1,5 +1,13 @@
-import { isTerminalRunState, type RunRecord, RunStartResponse, RunStatusResponse } from '@svc/contracts';
-import type { GatewayResponse } from '../locals';
+import {
+  type ApiOperationById,
+  apiOperation,
+  isTerminalRunState,
+  type OperationAnswer,
+  operationPath,
+  type RunRecord,
+  RunStartResponse,
+  RunStatusResponse,
+} from '@svc/contracts';
 import { checkedBody } from './contract-body';
 import type { CancelledRun, StartedRun } from './run-orchestrator';
 
@@ -20,21 +28,14 @@ import type { CancelledRun, StartedRun } from './run-orchestrator';
  * | `cancel_requested` | 202 RunStatusResponse (status running, cancel_requested_at) + `Location` |
  */
 
-export interface HttpAnswer<B> {
-  readonly status: 200 | 202;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: B;
-}
+/** An answer of the operation named `Id`, as its route returns it (routing/route.ts). */
+export type AnswerOf<Id extends Parameters<typeof apiOperation>[0]> = OperationAnswer<ApiOperationById<Id>>;
 
-/** Writes an answer built by runStartAnswer(), cancelAnswer() or crtRunAnswer(). */
-export function sendAnswer<B>(res: GatewayResponse, answer: HttpAnswer<B>): void {
-  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
-  res.status(answer.status).json(answer.body);
-}
+const runStatus = apiOperation('getRun');
 
-/** Where a client polls a run (GET /api/capability-runs/{run_id}). */
+/** Where a client polls a run: the path of GET /api/capability-runs/{run_id}. */
 export function runLocation(runId: string): string {
-  return `/api/capability-runs/${runId}`;
+  return operationPath(runStatus, { run_id: runId });
 }
 
 /** The 200 body of GET /api/capability-runs/{run_id}. */
@@ -42,7 +43,7 @@ export function runStatusBody(run: RunRecord): RunStatusResponse {
   return checkedBody(RunStatusResponse, { ok: true, ...run }, 'run status response');
 }
 
-export function runStartAnswer(started: StartedRun): HttpAnswer<RunStartResponse> {
+export function runStartAnswer(started: StartedRun): AnswerOf<'runCapability'> {
   const { run } = started;
   const body = checkedBody(
     RunStartResponse,
@@ -62,7 +63,7 @@ export function runStartAnswer(started: StartedRun): HttpAnswer<RunStartResponse
   return { status: 202, headers: { Location: runLocation(run.run_id) }, body };
 }
 
-export function cancelAnswer(cancelled: CancelledRun): HttpAnswer<RunStatusResponse> {
+export function cancelAnswer(cancelled: CancelledRun): AnswerOf<'cancelRun'> {
   const body = runStatusBody(cancelled.run);
   if (cancelled.outcome === 'cancelled') return { status: 200, headers: {}, body };
   // Cooperative (spec §3): the run is still running; the client polls until it ends.

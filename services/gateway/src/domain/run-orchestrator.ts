@@ -1,14 +1,5 @@
-import type {
-  ListRunsQueryInput,
-  ListRunsResponse,
-  Quote,
-  RpcRequest,
-  RpcResponse,
-  RunCountsResponse,
-  RunReceiptResponse,
-  RunRecord,
-  RunTimelineResponse,
-} from '@svc/contracts';
+import type { ServiceClient } from '@svc/bus';
+import type { PlatformCatalog, RpcRequest, RpcResponse } from '@svc/contracts';
 import { isAppError, ServiceUnavailableError } from '@svc/errors';
 
 /** What the gateway sends to start a crt run (`orchestrator.startCrtRun`): input already parsed. */
@@ -23,31 +14,18 @@ export type StartRun = RpcRequest<'orchestrator', 'startRun'>;
 export type CancelledRun = RpcResponse<'orchestrator', 'cancelRun'>;
 
 /**
- * The orchestrator as the routes see it. main.ts adapts the `orchestrator` RPC client; unit tests
- * pass an in-memory fake. Errors are AppErrors and pass through unchanged: 404 for an unknown
- * capability, quote or run (another client's run or quote reads the same as a missing one), 409
- * for a blocked execution mode, a used or expired quote and a finished run on cancel, 422 for
- * input and idempotency problems, 402 when the wallet cannot hold the price, 503 when the
- * orchestrator (or the wallet or upload service behind it) does not answer; a start's 503 goes
- * through startRunFailure.
+ * The orchestrator as the routes and the MCP tools call it: the methods they use of its typed client
+ * (@svc/bus serviceClient, derived from the catalog; main.ts builds it). Errors are AppErrors and
+ * pass through unchanged: 404 for an unknown capability, quote or run (another client's run or quote
+ * reads the same as a missing one), 409 for a blocked execution mode, a used or expired quote and a
+ * finished run on cancel, 422 for input and idempotency problems (and for a list cursor that is not
+ * a `next_cursor`), 402 when the wallet cannot hold the price, 503 when the orchestrator (or the
+ * wallet or upload service behind it) does not answer; a start's 503 goes through startRunFailure.
  */
-export interface RunOrchestrator {
-  startCrtRun(request: StartCrtRun): Promise<StartedRun>;
-  getRun(clientId: string, runId: string): Promise<RunRecord>;
-  quote(request: QuoteCapability): Promise<Quote>;
-  startRun(request: StartRun): Promise<StartedRun>;
-  cancelRun(clientId: string, runId: string): Promise<CancelledRun>;
-  receipt(clientId: string, runId: string): Promise<RunReceiptResponse>;
-  /**
-   * A page of the client's runs, newest first (`orchestrator.listRuns`). 422 for a cursor that is not
-   * a `next_cursor` of a page or a created range that ends before it starts.
-   */
-  listRuns(clientId: string, query: ListRunsQueryInput): Promise<ListRunsResponse>;
-  /** The client's runs per state, optionally only those recorded at or after `createdFrom` (RFC 3339). */
-  runCounts(clientId: string, options?: { createdFrom?: string }): Promise<RunCountsResponse>;
-  /** The state history of one of the client's runs (404 as getRun). */
-  runTimeline(clientId: string, runId: string): Promise<RunTimelineResponse>;
-}
+export type RunOrchestrator = Pick<
+  ServiceClient<PlatformCatalog, 'orchestrator'>,
+  'startCrtRun' | 'startRun' | 'quote' | 'getRun' | 'cancelRun' | 'receipt' | 'listRuns'
+>;
 
 /** What a start-run 503 adds when the words do not yet say how to retry (issue 15 finding 3). */
 const RECORDED_HINT = /retry with the same Idempotency-Key|retry the same request/;

@@ -1,12 +1,15 @@
 import { generateUploadToken, uploadTokenHash } from '@svc/auth';
-import { type UploadSessionRequest, UploadSessionResponse } from '@svc/contracts';
+import {
+  apiOperation,
+  operationPath,
+  type UploadSessionRequest,
+  UploadSessionResponse,
+} from '@svc/contracts';
 import { checkedBody } from './contract-body';
 import type { UploadsService } from './uploads-service';
 
-/** Where an upload is read (GET /api/capability-uploads/{upload_id}); also the PUT's path. */
-export function uploadPath(uploadId: string): string {
-  return `/api/capability-uploads/${uploadId}`;
-}
+/** Where the bytes of an upload are sent: the path of its PUT operation. */
+const uploadBytes = apiOperation('putUploadBytes');
 
 export interface UploadSessionParams {
   readonly clientId: string;
@@ -41,7 +44,7 @@ export async function createUploadSession(
     {
       ok: true,
       upload_id: upload.upload_id,
-      upload_url: `${params.baseUrl}${uploadPath(upload.upload_id)}`,
+      upload_url: `${params.baseUrl}${operationPath(uploadBytes, { upload_id: upload.upload_id })}`,
       upload_token,
       method: 'PUT',
       // Exactly what the PUT must carry: the uploads service refuses another type (415) or

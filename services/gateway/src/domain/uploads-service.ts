@@ -1,4 +1,5 @@
-import type { RpcRequest, RpcResponse, UploadRecord } from '@svc/contracts';
+import type { ServiceClient } from '@svc/bus';
+import type { PlatformCatalog, RpcRequest, RpcResponse } from '@svc/contracts';
 
 /** `uploads.createSession`: the file to upload, for which capability, and whose session it is. */
 export type CreateUploadSession = RpcRequest<'uploads', 'createSession'>;
@@ -9,14 +10,14 @@ export type ListArtifacts = RpcRequest<'uploads', 'listArtifacts'>;
 export type ListedArtifacts = RpcResponse<'uploads', 'listArtifacts'>;
 
 /**
- * The uploads service's RPC as the routes see it (main.ts adapts the `uploads` RPC client; unit
- * tests pass an in-memory fake). Errors are AppErrors and pass through unchanged: 404 for an unknown
- * capability or another client's upload (the same as a missing one), 409 for a capability that
- * cannot run, 422 for a file the capability does not take, 503 when the service does not answer.
- * The bytes themselves do not travel over RPC: uploads-data-proxy.ts streams them over HTTP.
+ * The uploads service as the routes and the MCP tools call it: the methods they use of its typed
+ * client (@svc/bus serviceClient; main.ts builds it). Errors are AppErrors and pass through
+ * unchanged: 404 for an unknown capability or another client's upload (the same as a missing one),
+ * 409 for a capability that cannot run, 422 for a file the capability does not take, 503 when the
+ * service does not answer. The bytes themselves do not travel over RPC: uploads-data-proxy.ts
+ * streams them over HTTP.
  */
-export interface UploadsService {
-  createSession(request: CreateUploadSession): Promise<CreatedUploadSession>;
-  getUpload(clientId: string, uploadId: string): Promise<UploadRecord>;
-  listArtifacts(request: ListArtifacts): Promise<ListedArtifacts>;
-}
+export type UploadsService = Pick<
+  ServiceClient<PlatformCatalog, 'uploads'>,
+  'createSession' | 'getUpload' | 'listArtifacts'
+>;

@@ -1,4 +1,5 @@
-import type { RpcRequest, RpcResponse } from '@svc/contracts';
+import type { ServiceClient } from '@svc/bus';
+import type { PlatformCatalog, RpcRequest } from '@svc/contracts';
 
 /** `vault.saveField`: the field to save (plaintext value), whose vault, and the API request's id. */
 export type SaveVaultField = RpcRequest<'vault', 'saveField'>;
@@ -14,25 +15,27 @@ export type GetVaultDocument = RpcRequest<'vault', 'getDocument'>;
 export type VaultAudit = RpcRequest<'vault', 'audit'>;
 
 /**
- * The vault service's RPC as the REST routes see it (main.ts adapts the `vault` RPC client; unit
- * tests pass an in-memory fake). Every request names the client from the verified API key, never
- * from the body (decisions VL1); writes and decryptions carry the API request's id for the audit
- * trail. Answers carry masked values only (VL2). Errors are AppErrors and pass through unchanged: 404
- * for an unknown or another client's field, extraction, upload or document (the same words), 409 for
- * a stale version or an existing field, 422 for a value that fails its type's check (naming the field
- * and the rule, never the value), 503 when the vault (or a service it calls) does not answer.
+ * The vault service as the REST routes call it: the methods they use of its typed client (@svc/bus
+ * serviceClient; main.ts builds it, with a longer timeout for the calls that read documents). Every
+ * request names the client from the verified API key, never from the body (decisions VL1); writes
+ * and decryptions carry the API request's id for the audit trail. Answers carry masked values only
+ * (VL2). Errors are AppErrors and pass through unchanged: 404 for an unknown or another client's
+ * field, extraction, upload or document (the same words), 409 for a stale version or an existing
+ * field, 422 for a value that fails its type's check (naming the field and the rule, never the
+ * value), 503 when the vault (or a service it calls) does not answer.
  */
-export interface VaultService {
-  profile(clientId: string): Promise<RpcResponse<'vault', 'profile'>>;
-  listFields(clientId: string): Promise<RpcResponse<'vault', 'listFields'>>;
-  saveField(request: SaveVaultField): Promise<RpcResponse<'vault', 'saveField'>>;
-  deleteField(request: DeleteVaultField): Promise<RpcResponse<'vault', 'deleteField'>>;
-  createExtraction(request: CreateExtraction): Promise<RpcResponse<'vault', 'createExtraction'>>;
-  listExtractions(request: ListExtractions): Promise<RpcResponse<'vault', 'listExtractions'>>;
-  getExtraction(request: GetExtraction): Promise<RpcResponse<'vault', 'getExtraction'>>;
-  reviewExtraction(request: ReviewExtraction): Promise<RpcResponse<'vault', 'reviewExtraction'>>;
-  fillDocument(request: FillDocument): Promise<RpcResponse<'vault', 'fillDocument'>>;
-  listDocuments(request: ListVaultDocuments): Promise<RpcResponse<'vault', 'listDocuments'>>;
-  getDocument(request: GetVaultDocument): Promise<RpcResponse<'vault', 'getDocument'>>;
-  audit(request: VaultAudit): Promise<RpcResponse<'vault', 'audit'>>;
-}
+export type VaultService = Pick<
+  ServiceClient<PlatformCatalog, 'vault'>,
+  | 'profile'
+  | 'listFields'
+  | 'saveField'
+  | 'deleteField'
+  | 'createExtraction'
+  | 'listExtractions'
+  | 'getExtraction'
+  | 'reviewExtraction'
+  | 'fillDocument'
+  | 'listDocuments'
+  | 'getDocument'
+  | 'audit'
+>;

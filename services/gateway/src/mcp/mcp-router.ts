@@ -3,17 +3,14 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { JSONRPCRequest, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { API_VERSION, type ContractDeprecations } from '@svc/contracts';
+import { API_VERSION, apiOperation, type ContractDeprecations } from '@svc/contracts';
 import type { Logger } from '@svc/log';
-import { type Request, Router } from 'express';
-import { authOf, type GatewayResponse } from '../locals';
-import { createRequireAuth, type KeyVerifier } from '../middleware/auth';
-import { defineRoute } from '../middleware/method-not-allowed';
-import { noStore } from '../middleware/no-store';
+import type { Request } from 'express';
+import type { GatewayResponse } from '../locals';
 import { mcpMessageBudget } from '../rate-limit/classify';
 import { ADMIT_ALL, admitMcpMessages, type McpAdmission } from '../rate-limit/mcp-admission';
 import type { GatewayRateLimiter } from '../rate-limit/rate-limiter';
-import type { RouteKit } from '../route-kit';
+import { rawRoute } from '../routing/route';
 import { isJsonBody, readJsonRpcBody, wantsStream } from './json-rpc-body';
 import { JsonResponseTransport, plainJsonRpcRequest } from './json-transport';
 import { type McpOriginPolicy, mcpOriginGuard } from './origin-guard';
@@ -42,9 +39,8 @@ const INSTRUCTIONS =
  */
 const SHARED_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
-export interface McpRouterOptions extends McpOriginPolicy {
+export interface McpRouteOptions extends McpOriginPolicy {
   readonly logger: Logger;
-  readonly keys: KeyVerifier;
   readonly services: McpServices;
   /** Rate limits (README "Rate limits"): spent per JSON-RPC message; none when omitted (tests). */
   readonly rateLimiter?: GatewayRateLimiter | undefined;
@@ -118,60 +114,49 @@ async function answerAsJson(
  * as an SSE stream, so notifications reach it during a long svc_tool_run; any other as plain JSON,
  * which costs the gateway about a third less per call (`pnpm bench mcp`, docs/performance.md).
  *
- * Chain: Host/Origin guard (403, before anything else: DNS rebinding), the API key (401 with
- * `WWW-Authenticate: Bearer realm="mcp"` before any JSON-RPC; M2), the body read here
+ * Chain (from the operation, plus the guard): Host/Origin guard (403, before anything else: DNS
+ * rebinding), the API key (401 with `WWW-Authenticate: Bearer realm="mcp"` before any JSON-RPC;
+ * M2; a key that does not verify spends from its address's budget), the body read here
  * (json-rpc-body.ts), then the SDK's transport: everything past authentication answers in
  * JSON-RPC's shape (406, 415, 413 over 4 MiB, 400 with -32700 for malformed JSON; decisions M7).
  * Scopes are checked per tool. Rate limits are spent per JSON-RPC message once the body is read
  * (rate-limit/mcp-admission.ts): a tool call over its budget is an error result.
  */
-export function mcpRouter(kit: RouteKit, options: McpRouterOptions): Router {
-  const router = Router();
+export function mcpRoutes(options: McpRouteOptions) {
   const tools = listedTools(MCP_TOOL_LIST, options.deprecations ?? {});
-  const requireAuth = createRequireAuth(options.keys, MCP_REALM);
-  // A key that does not verify spends from its address's budget (rate-limiter.ts).
-  const requireKey = (options.rateLimiter?.guardAuth(requireAuth) ?? requireAuth)();
-  defineRoute(router, '/', {
-    post: [
-      noStore,
-      mcpOriginGuard(options),
-      requireKey,
-      async (req, res) => {
-        // Not JSON: no body is read, and the transport answers 415 itself.
-        const message = isJsonBody(req) ? await readJsonRpcBody(req, res) : undefined;
-        if (res.headersSent) return; // the body could not be read: answered already
-        const admission = options.rateLimiter
-          ? await admitMcpMessages(options.rateLimiter, res, authOf(res), message)
-          : ADMIT_ALL;
-        const server = requestServer(
-          {
-            services: options.services,
-            auth: authOf(res),
-            baseUrl: () => kit.publicBaseUrl(req),
-            log: res.locals.log ?? options.logger,
-          },
-          admission,
-          tools,
-        );
-        // The common case (one request, answered as JSON) skips the SDK's HTTP transport; anything
-        // else (batches, notifications, progress streams, bad headers) goes through it as before.
-        const plain = wantsStream(message) ? undefined : plainJsonRpcRequest(req, message);
-        if (plain !== undefined) {
-          await answerAsJson(server, plain, req, res);
-          return;
-        }
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: undefined,
-          enableJsonResponse: !wantsStream(message),
-        });
-        res.on('close', () => {
-          void transport.close();
-          void server.close();
-        });
-        await server.connect(transport);
-        await transport.handleRequest(req, res, message);
-      },
-    ],
-  });
-  return router;
+  const mcp = rawRoute(
+    apiOperation('mcp'),
+    async ({ auth }, { req, res, baseUrl }) => {
+      // Not JSON: no body is read, and the transport answers 415 itself.
+      const message = isJsonBody(req) ? await readJsonRpcBody(req, res) : undefined;
+      if (res.headersSent) return; // the body could not be read: answered already
+      const admission = options.rateLimiter
+        ? await admitMcpMessages(options.rateLimiter, res, auth, message)
+        : ADMIT_ALL;
+      const server = requestServer(
+        { services: options.services, auth, baseUrl, log: res.locals.log ?? options.logger },
+        admission,
+        tools,
+      );
+      // The common case (one request, answered as JSON) skips the SDK's HTTP transport; anything
+      // else (batches, notifications, progress streams, bad headers) goes through it as before.
+      const plain = wantsStream(message) ? undefined : plainJsonRpcRequest(req, message);
+      if (plain !== undefined) {
+        await answerAsJson(server, plain, req, res);
+        return;
+      }
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !wantsStream(message),
+      });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, message);
+    },
+    { realm: MCP_REALM, before: [mcpOriginGuard(options)] },
+  );
+  return { mcp };
 }

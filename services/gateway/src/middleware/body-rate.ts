@@ -16,8 +16,11 @@ export interface BodyRateOptions {
   readonly graceMs: number;
   /** BODY_MIN_BYTES_PER_SECOND: each this many bytes received extend the deadline by 1 s (0: none). */
   readonly minBytesPerSecond: number;
-  /** Bodies with a clock of their own elsewhere (the upload PUT: the uploads service's idle timeout). */
-  readonly exempt?: (req: Request) => boolean;
+  /**
+   * Bodies with a clock of their own elsewhere (the upload PUT: the uploads service's idle timeout);
+   * `res` carries the operation the request matched (`res.locals.operation`).
+   */
+  readonly exempt?: (req: Request, res: GatewayResponse) => boolean;
 }
 
 // ms: how often a body's progress is looked at: a tenth of the grace, between these bounds (a
@@ -110,7 +113,7 @@ function watch(req: Request, res: GatewayResponse, options: BodyRateOptions, che
 export function bodyRate(options: BodyRateOptions) {
   const checkMs = Math.min(MAX_CHECK_INTERVAL_MS, Math.max(MIN_CHECK_INTERVAL_MS, options.graceMs / 10));
   return (req: Request, res: GatewayResponse, next: NextFunction): void => {
-    if (announcesBody(req) && !req.complete && options.exempt?.(req) !== true) {
+    if (announcesBody(req) && !req.complete && options.exempt?.(req, res) !== true) {
       watch(req, res, options, checkMs);
     }
     next();

@@ -1,6 +1,7 @@
 import {
   API_VERSION,
   type ApiOperation,
+  apiOperation,
   apiOperations,
   CONTRACT_VERSION_HEADER,
   type ContractDeprecation,
@@ -8,6 +9,7 @@ import {
   deprecationHeaderValue,
   ExecutionMode,
   MCP_TOOL_NAMES,
+  operationPath,
   RUN_STATES,
   SCOPES,
   sunsetHeaderValue,
@@ -69,39 +71,8 @@ export function checkDeprecations(
   return parsed.data ?? {};
 }
 
-/** A REST operation's path template as a matcher of request paths, as express matches routes. */
-interface RestRoute {
-  readonly method: string;
-  readonly id: string;
-  readonly pattern: RegExp;
-  /** Per segment: 0 literal, 1 template parameter (a literal path wins over a template). */
-  readonly rank: readonly number[];
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function restRoute(op: ApiOperation): RestRoute {
-  const segments = op.path.split('/').slice(1);
-  const isParam = (segment: string) => /^\{[^}]+\}$/.test(segment);
-  const source = segments.map((s) => (isParam(s) ? '[^/]+' : escapeRegExp(s))).join('/');
-  return {
-    method: op.method.toUpperCase(),
-    id: restElementId(op),
-    // Express's defaults: case-insensitive, a trailing slash allowed.
-    pattern: new RegExp(`^/${source}/?$`, 'i'),
-    rank: segments.map((s) => (isParam(s) ? 1 : 0)),
-  };
-}
-
-function compareRank(a: RestRoute, b: RestRoute): number {
-  for (let i = 0; i < Math.min(a.rank.length, b.rank.length); i += 1) {
-    const diff = (a.rank[i] ?? 0) - (b.rank[i] ?? 0);
-    if (diff !== 0) return diff;
-  }
-  return a.rank.length - b.rank.length;
-}
+/** Where the OpenAPI document is served (its own operation), which the successor links point into. */
+const OPENAPI_DOCUMENT_PATH = operationPath(apiOperation('openApiDocument'), {});
 
 /** JSON Pointer (RFC 6901) of a path item, as a URI fragment (RFC 6901 §6). */
 function openApiOperationLink(id: string): string | undefined {
@@ -111,7 +82,7 @@ function openApiOperationLink(id: string): string | undefined {
   const pointer = ['paths', path, method.toLowerCase()]
     .map((token) => encodeURIComponent(token.replace(/~/g, '~0').replace(/\//g, '~1')))
     .join('/');
-  return `/openapi.json#/${pointer}`;
+  return `${OPENAPI_DOCUMENT_PATH}#/${pointer}`;
 }
 
 /** The header values of one deprecated REST element, computed once. */
@@ -127,30 +98,25 @@ function deprecationHeaders(d: ContractDeprecation): ReadonlyArray<readonly [str
 }
 
 /**
- * First middleware of the app: every answer carries `Svc-Contract-Version` (the interface's version
+ * Near the top of the app, right after the request is matched to its operation
+ * (routing/serve-routes.ts): every answer carries `Svc-Contract-Version` (the interface's version
  * label, spec §9), and an answer of a deprecated REST operation `Deprecation`, `Sunset` and `Link`
- * (RFC 9745, RFC 8594). Set before any handler runs, so 4xx/5xx answers carry them too. A request
- * is mapped to its operation like the router does (method, HEAD as GET, path template; a literal
- * path wins over a template); with nothing deprecated (today) no matching is done at all.
- * `deprecations` must be checked already (checkDeprecations).
+ * (RFC 9745, RFC 8594). Set before any handler runs, so 4xx/5xx answers carry them too. The
+ * operation is the one the request matched (`res.locals.operation`: HEAD as GET, a literal path
+ * before a template), never a path matched a second time. `deprecations` must be checked already
+ * (checkDeprecations).
  */
-export function contractHeaders(
-  deprecations: ContractDeprecations,
-  operations: readonly ApiOperation[] = apiOperations,
-): GatewayHandler {
+export function contractHeaders(deprecations: ContractDeprecations): GatewayHandler {
   const headersById = new Map(
     Object.entries(deprecations)
       .filter(([id]) => id.startsWith('rest:'))
       .map(([id, d]) => [id, deprecationHeaders(d)] as const),
   );
-  const routes = headersById.size === 0 ? [] : operations.map(restRoute).sort(compareRank);
-  return (req, res, next) => {
+  return (_req, res, next) => {
     res.setHeader(CONTRACT_VERSION_HEADER, API_VERSION);
-    if (routes.length > 0) {
-      const method = req.method === 'HEAD' ? 'GET' : req.method;
-      const route = routes.find((r) => r.method === method && r.pattern.test(req.path));
-      const headers = route === undefined ? undefined : headersById.get(route.id);
-      for (const [name, value] of headers ?? []) res.setHeader(name, value);
+    const { operation } = res.locals;
+    if (headersById.size > 0 && operation !== undefined) {
+      for (const [name, value] of headersById.get(restElementId(operation)) ?? []) res.setHeader(name, value);
     }
     next();
   };

@@ -1,4 +1,4 @@
-import { assertSafeJson, unsafeTextReason, ValidationError } from '@svc/errors';
+import { assertSafeJson } from '@svc/errors';
 import type { GatewayHandler } from '../locals';
 
 /**
@@ -10,33 +10,8 @@ import type { GatewayHandler } from '../locals';
  * surrogate, non-finite number or too deep or too large value reaches PostgreSQL, an RPC or a hash.
  */
 
-/**
- * The path as the router decodes it for path parameters (`%00` is a NUL). A path that does not
- * decode is left to the router, which answers 400 "malformed percent-encoding" (errors.ts).
- */
-function decodedPath(path: string): string | undefined {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Path, query and headers. Node's HTTP parser already refuses NUL and other control characters in
- * header values (400, listen-http's clientError answer), and a URL cannot carry a lone surrogate
- * (it does not decode as UTF-8); both are checked anyway, cheaply, so the guarantee does not depend
- * on a parser's or query parser's version.
- */
-export const safeRequestTarget: GatewayHandler = (req, _res, next) => {
-  const path = decodedPath(req.path);
-  const reason = path === undefined ? undefined : unsafeTextReason(path);
-  // The path is named, not quoted: echoing a NUL back is what this guards against.
-  if (reason !== undefined) throw new ValidationError(`path: ${reason}`);
-  assertSafeJson(req.query, { prefix: 'query', root: 'query' });
-  assertSafeJson(req.headers, { prefix: 'headers', root: 'headers' });
-  next();
-};
+// Path, query and headers: the check every web process makes (@svc/http-kit, the dashboard too).
+export { safeRequestTarget } from '@svc/http-kit';
 
 /**
  * The parsed JSON body, named as the contracts name it (`input.text`, no prefix, as parseRequest

@@ -1,6 +1,6 @@
 import { AppError, formatZodError, ValidationError } from '@svc/errors';
 import express, { type Request } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { GatewayHandler } from '../locals';
 import { safeJsonBody } from './safe-input';
 
@@ -10,8 +10,12 @@ import { safeJsonBody } from './safe-input';
  * parses but does not satisfy the contract (unknown query parameter, limit out of range, …), as
  * spec §7.2 does for the crt run envelope.
  */
-export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.output<S> {
-  const result = schema.safeParse(value);
+export function parseRequest<S extends z.core.$ZodType>(
+  schema: S,
+  value: unknown,
+  prefix?: string,
+): z.output<S> {
+  const result = z.safeParse(schema, value);
   if (!result.success) {
     throw new ValidationError(formatZodError(result.error, prefix));
   }
@@ -20,14 +24,14 @@ export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, pre
 
 /**
  * The JSON body of a route whose body is an object; `detail` follows the message, e.g.
- * `(RunRequest)` naming the contract.
+ * `(RunRequest)` naming the contract (routing/route-input.ts names it by its component).
  * An array, a missing body or `null` gets one clear 422 rather than a confusing message from the
  * object schema; a bare JSON string or number never gets here (the strict parser answers 400).
  */
 export function objectBody(req: Request, detail: string): unknown {
   const body: unknown = req.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ValidationError(`body: must be a JSON object ${detail}`);
+    throw new ValidationError(`body: must be a JSON object${detail === '' ? '' : ` ${detail}`}`);
   }
   return body;
 }

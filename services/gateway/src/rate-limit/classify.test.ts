@@ -1,10 +1,19 @@
 import { apiOperations, MCP_TOOL_BUDGETS, MCP_TOOL_NAMES, rateLimitClassOf } from '@svc/contracts';
-import { mcpMessageBudget, RequestClassifier } from './classify';
+import { RouteTable } from '../routing/route-table';
+import { mcpMessageBudget, requestClassOf } from './classify';
 
-const classifier = new RequestClassifier();
+// The app's one path table (routing/route-table.ts), over every operation of the contracts: a
+// request is classified by the operation it matched.
+const table = new RouteTable(apiOperations.map((operation) => ({ operation })));
+const classifier = {
+  classify(method: string, path: string) {
+    const match = table.match(method, path);
+    return requestClassOf(match?.kind === 'operation' ? match.route.operation : undefined);
+  },
+};
 const UUID = '0b5c6f8e-2a4d-4c1e-9f3a-7d8e9f0a1b2c';
 
-describe('RequestClassifier', () => {
+describe('request classes', () => {
   it.each([
     ['GET', '/api/capabilities', 'reads', 'public'],
     ['GET', '/api/capabilities/crt', 'reads', 'public'],
@@ -59,7 +68,7 @@ describe('RequestClassifier', () => {
   it('refuses an operation other than GET that declares no budget', () => {
     const [first] = apiOperations;
     if (first === undefined) throw new Error('no operations');
-    expect(() => new RequestClassifier([{ ...first, method: 'post', rateLimit: undefined }])).toThrow(
+    expect(() => requestClassOf({ ...first, method: 'post', rateLimit: undefined })).toThrow(
       /declares no rate-limit budget/,
     );
   });

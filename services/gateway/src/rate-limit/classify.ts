@@ -1,6 +1,5 @@
 import {
   type ApiOperation,
-  apiOperations,
   MCP_TOOL_BUDGETS,
   type McpToolName,
   type RateLimitBudget,
@@ -18,58 +17,27 @@ export interface RequestClass {
 }
 
 /** A request no operation serves (unknown path, or a method the path does not take): a public read. */
-const UNMATCHED: RequestClass = { rateLimit: 'reads', auth: 'public' };
+export const UNMATCHED: RequestClass = { rateLimit: 'reads', auth: 'public' };
 
-interface Matcher {
-  readonly method: string;
-  readonly pattern: RegExp;
-  readonly params: number;
-  readonly requestClass: RequestClass;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+const classes = new WeakMap<ApiOperation, RequestClass>();
 
 /**
- * `/api/capabilities/{slug}/quote` → `^/api/capabilities/[^/]+/quote/?$`, case-insensitive: express
- * routes that way by default (no strict routing, no case sensitivity), so the class follows the route.
+ * The class of a request for `operation` (the one it matched: routing/serve-routes.ts), from its
+ * declared budget and auth, so the OpenAPI document and the limiter cannot disagree; UNMATCHED when
+ * no operation serves the request. Throws for an operation other than GET that declares no budget
+ * (the routes check every operation at start).
  */
-function pathPattern(template: string): RegExp {
-  const source = template
-    .split(/\{[^}]+\}/)
-    .map(escapeRegExp)
-    .join('[^/]+');
-  return new RegExp(`^${source}/?$`, 'i');
-}
-
-/**
- * Classifies requests by the operations of the OpenAPI document (contracts `apiOperations`, each with
- * its declared budget): the document and the limiter share one table. Literal paths win over
- * templated ones (`/api/capabilities/crt/run` before `/{slug}/run`).
- */
-export class RequestClassifier {
-  private readonly matchers: readonly Matcher[];
-
-  constructor(operations: readonly ApiOperation[] = apiOperations) {
-    this.matchers = operations
-      .map((op) => ({
-        method: op.method.toUpperCase(),
-        pattern: pathPattern(op.path),
-        params: (op.path.match(/\{/g) ?? []).length,
-        requestClass: { rateLimit: rateLimitClassOf(op), auth: op.auth.kind, operationId: op.operationId },
-      }))
-      .sort((a, b) => a.params - b.params);
-  }
-
-  /** `path` without the query string (express's `req.path`). HEAD is classified as its GET. */
-  classify(method: string, path: string): RequestClass {
-    const wanted = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
-    for (const matcher of this.matchers) {
-      if (matcher.method === wanted && matcher.pattern.test(path)) return matcher.requestClass;
-    }
-    return UNMATCHED;
-  }
+export function requestClassOf(operation: ApiOperation | undefined): RequestClass {
+  if (operation === undefined) return UNMATCHED;
+  const known = classes.get(operation);
+  if (known !== undefined) return known;
+  const made: RequestClass = {
+    rateLimit: rateLimitClassOf(operation),
+    auth: operation.auth.kind,
+    operationId: operation.operationId,
+  };
+  classes.set(operation, made);
+  return made;
 }
 
 /**
@@ -82,7 +50,7 @@ export function mcpMessageBudget(message: unknown): RateLimitBudget {
   const params = message.params;
   if (typeof params !== 'object' || params === null || !('name' in params)) return 'reads';
   const name = params.name;
-  return typeof name === 'string' && isToolName(name) ? MCP_TOOL_BUDGETS[name] : 'reads';
+  return (typeof name === 'string' && isToolName(name) ? MCP_TOOL_BUDGETS[name] : undefined) ?? 'reads';
 }
 
 function isToolName(name: string): name is McpToolName {

@@ -3,7 +3,7 @@ import { AppError } from '@svc/errors';
 import type { Request } from 'express';
 import type { AuthContext, GatewayHandler, GatewayResponse } from '../locals';
 import type { BudgetPolicies, Subject } from './budgets';
-import { type RequestClass, RequestClassifier } from './classify';
+import { type RequestClass, requestClassOf } from './classify';
 import {
   type BudgetState,
   formatPolicyHeader,
@@ -44,8 +44,9 @@ export function addressOf(req: Request): Subject {
 
 /**
  * The gateway's rate limits (README "Rate limits"). Every request is classified by the operation it
- * reaches (classify.ts); then exactly one place spends from its budget, so a request costs at most
- * one Redis round trip (an MCP batch spending from several budgets sends them together):
+ * matched (`res.locals.operation`, classify.ts); then exactly one place spends from its budget, so a
+ * request costs at most one Redis round trip (an MCP batch spending from several budgets sends them
+ * together):
  * - `exempt` (probes, /openapi.json): nothing;
  * - operations without an API key (public, the upload PUT, unknown paths): per source address, here,
  *   before the route;
@@ -61,12 +62,11 @@ export class GatewayRateLimiter {
   constructor(
     readonly ledger: BudgetLedger,
     readonly policies: BudgetPolicies,
-    private readonly classifier: RequestClassifier = new RequestClassifier(),
   ) {}
 
-  /** Mounted before the routers (app.ts). */
+  /** Mounted before the routers, after the request is matched to its operation (app.ts). */
   readonly classify: GatewayHandler = async (req, res, next) => {
-    const requestClass = this.classifier.classify(req.method, req.path);
+    const requestClass = requestClassOf(res.locals.operation);
     if (requestClass.rateLimit === 'exempt') return next();
     if (requestClass.auth === 'key') {
       this.pending.set(req, requestClass);

@@ -1,13 +1,2 @@
-import type { GatewayResponse } from '../locals';
-
-/**
- * An AbortSignal that fires when the client's connection closes before our response is complete:
- * work done on its behalf (a run wait, an upstream request) stops instead of running to its deadline.
- */
-export function clientGoneSignal(res: GatewayResponse): AbortSignal {
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
+// Shared with the dashboard process (@svc/http-kit).
+export { clientGoneSignal } from '@svc/http-kit';

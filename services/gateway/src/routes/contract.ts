@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Router } from 'express';
-import { serveJsonDocument } from './json-document';
+import { apiOperation } from '@svc/contracts';
+import { rawRoute } from '../routing/route';
+import { jsonDocument } from './json-document';
 
 /** The committed contract files (spec §9.2, §9.3), as bytes. */
 export interface ContractFiles {
@@ -29,13 +30,10 @@ export function readContractFiles(dir: string = CONTRACT_DIR): ContractFiles {
  * `manifest_sha256`. The ETag is that full hex SHA-256: a client compares it with the changelog
  * without downloading the manifest again.
  */
-export function contractRouter(files: ContractFiles): Router {
-  const router = Router();
-  for (const [path, body] of [
-    ['/contract/manifest.json', files.manifest],
-    ['/contract/changelog.json', files.changelog],
-  ] as const) {
-    serveJsonDocument(router, path, body, createHash('sha256').update(body).digest('hex'));
-  }
-  return router;
+export function contractRoutes(files: ContractFiles) {
+  const document = (body: string) => jsonDocument(body, createHash('sha256').update(body).digest('hex'));
+  return {
+    contractManifest: rawRoute(apiOperation('contractManifest'), document(files.manifest)),
+    contractChangelog: rawRoute(apiOperation('contractChangelog'), document(files.changelog)),
+  };
 }

@@ -1,6 +1,5 @@
-import type { HealthResponse, ReadinessResponse } from '@svc/contracts';
-import { Router } from 'express';
-import { defineRoute } from '../middleware/method-not-allowed';
+import { apiOperation, type ReadinessResponse } from '@svc/contracts';
+import { route } from '../routing/route';
 
 export interface HealthOptions {
   readonly service: string;
@@ -11,6 +10,9 @@ export interface HealthOptions {
   readonly now?: () => number;
 }
 
+// Probes must never see a cached answer.
+const NO_STORE = { 'Cache-Control': 'no-store' } as const;
+
 /**
  * /healthz (liveness: the process answers, nothing else is checked, so a Redis blip never gets the
  * gateway restarted) and /readyz (readiness: Redis and the auth database answer; 503 otherwise, so
@@ -18,33 +20,19 @@ export interface HealthOptions {
  * is ready (`services`); one of them down leaves the gateway at 200, since every other operation
  * still works and another gateway would meet the same service down. Never cached.
  */
-export function healthRouter(options: HealthOptions): Router {
+export function healthRoutes(options: HealthOptions) {
   const now = options.now ?? Date.now;
-  const router = Router();
-
-  defineRoute(router, '/healthz', {
-    get: [
-      (_req, res) => {
-        const body: HealthResponse = {
-          ok: true,
-          service: options.service,
-          uptime_s: Math.max(0, (now() - options.startedAt) / 1000),
-        };
-        res.setHeader('Cache-Control', 'no-store');
-        res.json(body);
-      },
-    ],
-  });
-
-  defineRoute(router, '/readyz', {
-    get: [
-      async (_req, res) => {
-        const report = await options.readiness();
-        res.setHeader('Cache-Control', 'no-store');
-        res.status(report.ok ? 200 : 503).json(report);
-      },
-    ],
-  });
-
-  return router;
+  return {
+    health: route(apiOperation('health'), () => ({
+      status: 200,
+      body: { ok: true, service: options.service, uptime_s: Math.max(0, (now() - options.startedAt) / 1000) },
+      headers: NO_STORE,
+    })),
+    readiness: route(apiOperation('readiness'), async () => {
+      const report = await options.readiness();
+      return report.ok
+        ? { status: 200, body: report, headers: NO_STORE }
+        : { status: 503, body: report, headers: NO_STORE };
+    }),
+  };
 }

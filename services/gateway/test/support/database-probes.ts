@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type FetchResult, SERVICE_NAMES, type ServiceName, type TestStack } from '@svc/testkit';
+import { DATABASE_SERVICE_NAMES, type DatabaseServiceName } from '@svc/devstack';
+import type { FetchResult, TestStack } from '@svc/testkit';
 
-/** The services that hold PostgreSQL connections (all but the worker). */
-export type DatabaseService = Exclude<ServiceName, 'worker'>;
-export const DATABASE_SERVICES: readonly DatabaseService[] = SERVICE_NAMES.filter(
-  (name): name is DatabaseService => name !== 'worker',
-);
+/**
+ * The services that hold PostgreSQL connections (`database: true` in the one service list): a
+ * service added there with a database needs its probes below (a type error until it has them).
+ */
+export type DatabaseService = DatabaseServiceName;
+export const DATABASE_SERVICES: readonly DatabaseService[] = DATABASE_SERVICE_NAMES;
 
 /** What a probe needs: the stack and a key with every scope the probes use. */
 export interface ProbeContext {
@@ -23,8 +25,8 @@ function freshWord(): string {
 /**
  * One request per service that cannot be answered without that service's own database: the
  * gateway's API-key lookup, an uncached search, a balance read and a quote (the wallet stores it),
- * a run and its status (the orchestrator), an upload session, and the vault's readiness (its only
- * use of PostgreSQL so far).
+ * a run and its status (the orchestrator), an upload session, and the vault's and the dashboard's
+ * readiness (their health checks read PostgreSQL).
  */
 export const PROBES: Record<DatabaseService, Array<(context: ProbeContext) => Promise<FetchResult>>> = {
   gateway: [({ stack, apiKey }) => stack.fetch('/api/account/whoami', { apiKey })],
@@ -57,6 +59,7 @@ export const PROBES: Record<DatabaseService, Array<(context: ProbeContext) => Pr
       }),
   ],
   vault: [({ stack }) => fetchHealth(`${stack.healthUrl('vault')}/readyz`)],
+  dashboard: [({ stack }) => fetchHealth(`${stack.healthUrl('dashboard')}/readyz`)],
 };
 
 async function fetchHealth(url: string): Promise<FetchResult> {
@@ -64,6 +67,12 @@ async function fetchHealth(url: string): Promise<FetchResult> {
   const text = await response.text();
   return { status: response.status, headers: response.headers, json: undefined, text };
 }
+
+/**
+ * Services probed through their own readiness (their API is not JSON over the gateway, or their only
+ * use of PostgreSQL is readiness): a lost database shows as "not ready", naming the check.
+ */
+export const READINESS_PROBED: ReadonlySet<DatabaseService> = new Set(['vault', 'dashboard']);
 
 /** Runs every probe of a service once; the statuses in order. */
 export async function probeStatuses(service: DatabaseService, context: ProbeContext): Promise<FetchResult[]> {

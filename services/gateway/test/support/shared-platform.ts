@@ -2,7 +2,7 @@ import { createPrismaClient, type PrismaClient } from '@svc/db';
 import { type SharedTestStack, sharedTestStack } from '@svc/testkit';
 
 /**
- * The jest run's shared platform (@svc/testkit sharedTestStack: every service but the vault, fake
+ * The jest run's shared platform (@svc/testkit sharedTestStack: every service of the one list, fake
  * CT providers, crt cache off, node-only worker) with a Prisma client of this suite's own on its
  * database, for the gateway suites that only call the API and isolate themselves by client. The
  * same shape as the private FilesStack / QuoteFirstStack of the suites that control processes.

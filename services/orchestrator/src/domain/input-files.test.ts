@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { defineCapability, defineProbe, storedMeasure } from '@svc/capabilities';
 import type { FileRequirements, ResolvedFile } from '@svc/contracts';
 import { ConflictError, NotFoundError, ValidationError } from '@svc/errors';
+import { z } from 'zod';
 import { FILE_RECORDS, RECORDS } from '../../test/fixtures/capability-records';
-import { csvFile, imageFile, pdfFile } from '../../test/fixtures/resolved-files';
+import { csvFile, imageFile, pdfFile, resolvedFile } from '../../test/fixtures/resolved-files';
 import { definitionOf } from './capability-gate';
 import { assertFileCount, type ResolveFilesRequest, resolveInputFiles } from './input-files';
 
@@ -185,6 +187,66 @@ describe('resolveInputFiles', () => {
     await expect(
       resolveInputFiles(fakeResolver([old]).resolve, query('csv-profile', { upload_id: old.upload_id })),
     ).resolves.toEqual([old]);
+  });
+
+  it("checks a file's facts with the probe its capability declares, whatever the facts (none named here)", async () => {
+    // A capability this service has never heard of, with a fact no contract names: its own probe
+    // decides, in its own words, for the parsed input.
+    const Deck = z.object({ upload_id: z.string(), notes: z.boolean().default(false) }).strict();
+    const slideProbe = defineProbe({
+      facts: z.object({ slides: z.number().int().optional() }),
+      contentTypes: ['text/markdown'],
+      measure: async () => ({ default: storedMeasure(async () => ({ slides: 0 })) }),
+      checkLimits: ({ slides }, { max_pages: maxPages }, input: z.output<typeof Deck>) =>
+        slides === undefined || maxPages === undefined || slides <= maxPages
+          ? undefined
+          : {
+              found: `has ${slides} slides${input.notes ? ' with notes' : ''}`,
+              limit: `${maxPages} slides (file_requirements.max_pages)`,
+            },
+    });
+    const deck = defineCapability({
+      slug: 'slide-deck',
+      name: 'Slides',
+      description: 'Slides.',
+      category: 'documents',
+      tags: ['slides'],
+      version: '1.0.0',
+      input: Deck,
+      pricing: { model: 'free', currency: 'USD', description: 'Free.' },
+      files: {
+        field: 'upload_id',
+        min_files: 1,
+        max_files: 1,
+        max_size_bytes: 1_000,
+        content_types: ['text/markdown'],
+        max_pages: 10,
+        probe: slideProbe,
+      },
+      execution: { machine_run_status: 'plan_only', runtime: 'node', mode: 'sync' },
+      result: z.object({}),
+      plan: () => ({}),
+    });
+    const file = resolvedFile({ content_type: 'text/markdown', size_bytes: 500, facts: { slides: 12 } });
+    const requirements = deck.fileRequirements;
+    const slideQuery = (input: Record<string, unknown>) => ({
+      clientId: CLIENT_ID,
+      slug: 'slide-deck',
+      requirements,
+      definition: deck,
+      input,
+    });
+    await expect(
+      resolveInputFiles(fakeResolver([file]).resolve, slideQuery({ upload_id: file.upload_id, notes: true })),
+    ).rejects.toThrow(
+      new ValidationError(
+        `input.upload_id: upload ${file.upload_id} has 12 slides with notes; capability slide-deck takes at most 10 slides (file_requirements.max_pages)`,
+      ),
+    );
+    const fits = resolvedFile({ content_type: 'text/markdown', size_bytes: 500, facts: { slides: 10 } });
+    await expect(
+      resolveInputFiles(fakeResolver([fits]).resolve, slideQuery({ upload_id: fits.upload_id })),
+    ).resolves.toEqual([fits]);
   });
 
   it('refuses an answer that is not one file per id asked, in order (a bug of the upload service: 500)', async () => {

@@ -1,8 +1,6 @@
 import { type Capability, filesOf } from '@svc/capabilities';
 import {
   acceptsContentType,
-  CsvDelimiter,
-  type CsvFacts,
   type FileRequirements,
   type ResolvedFile,
   type RpcRequestInput,
@@ -60,7 +58,7 @@ export async function resolveInputFiles(
   for (const [index, file] of files.entries()) {
     assertContentType(query.slug, query.requirements, file);
     const field = fileField(query.input, file.upload_id, index);
-    assertFileLimits(query.slug, query.requirements, file, field, csvDelimiterOf(query.input));
+    assertFileLimits(query.slug, query.requirements, file, field, query.definition, query.input);
   }
   return files;
 }
@@ -71,77 +69,31 @@ function fileField(input: Record<string, unknown>, uploadId: string, index: numb
 }
 
 /**
- * The delimiter a CSV of this input is read with: the input's `delimiter` (csv-profile's, default
- * applied by its schema), else `,` (that schema's default).
- */
-export function csvDelimiterOf(input: Record<string, unknown>): CsvDelimiter {
-  const delimiter = CsvDelimiter.safeParse(input.delimiter);
-  return delimiter.success ? delimiter.data : ',';
-}
-
-/**
  * 422 unless the file is within every content limit the capability publishes (spec §2.1: describe
  * states every limit and the quote checks it, so a quote that cannot run is never cleared; issue 13):
- * `max_size_bytes`, `max_pages`, `max_pixels`, and a CSV's `max_columns` and
- * `max_record_characters` as read with `csvDelimiter`, measured by the upload service when the
- * bytes arrived (FileFacts). The same check runs when the run starts, so it refuses the same way. A
- * fact the upload service did not record (another type of file, a CSV uploaded before its facts
- * were measured) checks nothing.
+ * `max_size_bytes` here, then the limits the capability's probe checks against the facts the upload
+ * service measured when the bytes arrived (`fileLimits` of its declaration, for this input). The
+ * same check runs when the run starts, so it refuses the same way. A fact the upload service did
+ * not record (another type of file, an upload older than the probe) checks nothing.
  */
 export function assertFileLimits(
   slug: string,
   requirements: FileRequirements,
   file: ResolvedFile,
   field: string,
-  csvDelimiter: CsvDelimiter = ',',
+  definition: Pick<Capability, 'fileLimits'>,
+  input: Record<string, unknown>,
 ): void {
   const refuse = (what: string, limit: string) =>
     new ValidationError(
       `${field}: upload ${file.upload_id} ${what}; capability ${slug} takes at most ${limit}`,
     );
-  const { max_size_bytes: maxBytes, max_pages: maxPages, max_pixels: maxPixels } = requirements;
+  const { max_size_bytes: maxBytes } = requirements;
   if (maxBytes !== null && file.size_bytes > maxBytes) {
     throw refuse(`is ${file.size_bytes} bytes`, `${maxBytes} bytes (file_requirements.max_size_bytes)`);
   }
-  const { pages, width, height } = file.facts;
-  if (maxPages !== undefined && pages !== undefined && pages > maxPages) {
-    throw refuse(`has ${pages} pages`, `${maxPages} pages (file_requirements.max_pages)`);
-  }
-  if (maxPixels !== undefined && width !== undefined && height !== undefined && width * height > maxPixels) {
-    throw refuse(
-      `is ${width} × ${height} = ${width * height} pixels`,
-      `${maxPixels} pixels (file_requirements.max_pixels)`,
-    );
-  }
-  assertCsvLimits(requirements, file.facts.csv?.[csvDelimiter], csvDelimiter, refuse);
-}
-
-/**
- * A CSV's widest and longest record against max_columns and max_record_characters. The measured
- * counts stop one past the platform's limits (FileFacts `csv`), so a figure over a limit is worded
- * "more than" the limit, never as an exact width or length.
- */
-function assertCsvLimits(
-  requirements: FileRequirements,
-  csv: CsvFacts | undefined,
-  delimiter: CsvDelimiter,
-  refuse: (what: string, limit: string) => ValidationError,
-): void {
-  if (csv === undefined) return;
-  const { max_columns: maxColumns, max_record_characters: maxCharacters } = requirements;
-  const readWith = `read with delimiter ${JSON.stringify(delimiter)}`;
-  if (maxColumns !== undefined && csv.columns > maxColumns) {
-    throw refuse(
-      `has a record of more than ${maxColumns} columns (${readWith})`,
-      `${maxColumns} columns (file_requirements.max_columns)`,
-    );
-  }
-  if (maxCharacters !== undefined && csv.max_record_characters > maxCharacters) {
-    throw refuse(
-      `has a record of more than ${maxCharacters} characters (${readWith})`,
-      `${maxCharacters} characters per record (file_requirements.max_record_characters)`,
-    );
-  }
+  const breach = definition.fileLimits?.(input, file.facts, requirements);
+  if (breach !== undefined) throw refuse(breach.found, breach.limit);
 }
 
 /** 422 unless `count` files are within the capability's min_files..max_files. */

@@ -5,7 +5,6 @@ import {
   RUN_STATES,
   type RunCountsResponse,
   type RunState,
-  type RunSummary,
   type RunTimelineEvent,
   type RunTimelineResponse,
   usdFromMicros,
@@ -13,6 +12,7 @@ import {
 import type { Prisma, PrismaClient, Run } from '@svc/db';
 import { ValidationError } from '@svc/errors';
 import { findOwnRun } from './get-run';
+import { RUN_SUMMARY_COLUMNS, toRunSummary } from './run-record';
 
 // The run lists of issue 18 (REST GET /api/capability-runs, the dashboard): the owner's runs only,
 // newest first, keyset-paged on (created_at DESC, public_id DESC) over the (client_id, created_at) index (public ids
@@ -64,39 +64,6 @@ export function createdRange(query: Pick<ListRunsQuery, 'created_from' | 'create
   return { ...(from && { from }), ...(to && { to }) };
 }
 
-const SUMMARY_COLUMNS = {
-  publicId: true,
-  status: true,
-  slug: true,
-  clientType: true,
-  createdAt: true,
-  updatedAt: true,
-  startedAt: true,
-  finishedAt: true,
-  attempts: true,
-  priceMicros: true,
-  cancelRequestedAt: true,
-} as const satisfies Prisma.RunSelect;
-
-type SummaryRow = Pick<Run, keyof typeof SUMMARY_COLUMNS>;
-
-/** Row → RunSummary (the RunRecord's fields a list shows, converted the same way as toRunRecord). */
-export function toRunSummary(row: SummaryRow): RunSummary {
-  return {
-    run_id: row.publicId,
-    status: row.status,
-    slug: row.slug,
-    client_type: row.clientType,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-    started_at: row.startedAt?.toISOString() ?? null,
-    finished_at: row.finishedAt?.toISOString() ?? null,
-    attempts: row.attempts,
-    price_usd: usdFromMicros(row.priceMicros < 0n ? 0n : row.priceMicros),
-    cancel_requested_at: row.cancelRequestedAt?.toISOString() ?? null,
-  };
-}
-
 /**
  * `orchestrator.listRuns`: a page of `clientId`'s runs matching the filters, newest first. One row
  * more than the page is read to know whether another page exists; `next_cursor` is the position of
@@ -129,7 +96,7 @@ export async function listRuns(
     where,
     orderBy: [{ createdAt: 'desc' }, { publicId: 'desc' }],
     take: query.limit + 1,
-    select: SUMMARY_COLUMNS,
+    select: RUN_SUMMARY_COLUMNS,
   });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);

@@ -1,6 +1,6 @@
-import { RunRecord } from '@svc/contracts';
+import { RunRecord, RunSummary } from '@svc/contracts';
 import type { Run } from '@svc/db';
-import { storedQuote, toRunRecord } from './run-record';
+import { storedQuote, toRunRecord, toRunSummary } from './run-record';
 
 const RUN_ID = '3a0c8a56-9b1e-4f7a-8c2d-5e6f7a8b9c0d';
 const QUOTE = {
@@ -161,6 +161,26 @@ describe('toRunRecord: lifecycle fields (docs/decisions.md L-A)', () => {
     expect(
       toRunRecord(row({ status: 'completed', result: RESULT, executionStatus: 'plan_only' })).status_message,
     ).toBe('completed: plan ready; the server ran nothing');
+  });
+});
+
+describe('toRunSummary', () => {
+  it('is the record a run list shows: the same fields, converted the same way', () => {
+    const rows = [
+      row({}),
+      row({ status: 'running', startedAt: new Date('2026-09-15T12:00:02.000Z'), attempts: 1 }),
+      row({
+        status: 'cancelled',
+        priceMicros: -5n,
+        cancelRequestedAt: new Date('2026-09-15T12:00:03.000Z'),
+        finishedAt: new Date('2026-09-15T12:00:04.000Z'),
+      }),
+    ];
+    for (const stored of rows) {
+      const summary = toRunSummary(stored);
+      expect(RunSummary.parse(summary)).toEqual(summary);
+      expect(toRunRecord(stored)).toMatchObject(summary);
+    }
   });
 });
 

@@ -1,26 +1,30 @@
-import { type Bus, publishEvent, type RpcClient, removeWaitingJob } from '@svc/bus';
+import { type Bus, publishEvent, removeWaitingJob, type ServiceClient } from '@svc/bus';
 import { capabilityJobName, type MessageCatalog } from '@svc/capabilities';
-import type { RpcCatalog } from '@svc/contracts';
+import type { PlatformCatalog } from '@svc/contracts';
 import type { ResolveFiles } from '../domain/input-files';
 import type { RegisterArtifacts } from '../domain/reports';
 import type { RunFinishedEvent } from '../domain/run-finished';
 import type { SettleRun } from '../domain/settlement';
 
 /** The domain's file port on `rpc.uploads`: the uploads a quote or run input names (resolveFiles). */
-export function fileResolver(uploads: RpcClient<RpcCatalog['uploads']>): ResolveFiles {
-  return async (request) => (await uploads.call('resolveFiles', request)).files;
+export function fileResolver(
+  uploads: Pick<ServiceClient<PlatformCatalog, 'uploads'>, 'resolveFiles'>,
+): ResolveFiles {
+  return async (request) => (await uploads.resolveFiles(request)).files;
 }
 
 /** The domain's artifact port on `rpc.uploads`: a completed run's artifacts (registerArtifacts). */
-export function artifactRegistrar(uploads: RpcClient<RpcCatalog['uploads']>): RegisterArtifacts {
+export function artifactRegistrar(
+  uploads: Pick<ServiceClient<PlatformCatalog, 'uploads'>, 'registerArtifacts'>,
+): RegisterArtifacts {
   return async (request) => {
-    await uploads.call('registerArtifacts', request);
+    await uploads.registerArtifacts(request);
   };
 }
 
 /** The domain's settlement port on `rpc.wallet` (`settle`: idempotent, applied once per run). */
-export function walletSettler(wallet: RpcClient<RpcCatalog['wallet']>): SettleRun {
-  return (request) => wallet.call('settle', request);
+export function walletSettler(wallet: Pick<ServiceClient<PlatformCatalog, 'wallet'>, 'settle'>): SettleRun {
+  return wallet.settle;
 }
 
 /**

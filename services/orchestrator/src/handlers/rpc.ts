@@ -1,13 +1,13 @@
 import {
   type Bus,
-  type RpcClient,
   type RpcServer,
   type ServeRpcOptions,
+  type ServiceClient,
   type ServiceHandlers,
   serveRpc,
 } from '@svc/bus';
 import type { MessageCatalog } from '@svc/capabilities';
-import type { RpcCatalog, RpcRequestInput } from '@svc/contracts';
+import type { PlatformCatalog } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import { type CapabilityDirectory, createCapabilityDirectory } from '@svc/service-kit';
@@ -35,10 +35,13 @@ export interface OrchestratorRpcDeps {
   prisma: PrismaClient;
   /** Where runs are queued (`capability.<slug>`) and events published. */
   bus: Bus<MessageCatalog>;
-  /** `rpc.wallet` client: quotes, holds, settlements and ledgers. */
-  wallet: RpcClient<RpcCatalog['wallet']>;
-  /** `rpc.uploads` client: the files a quote or run input names, a completed run's artifacts. */
-  uploads: RpcClient<RpcCatalog['uploads']>;
+  /** `rpc.wallet`: quotes, holds, settlements and ledgers. */
+  wallet: Pick<
+    ServiceClient<PlatformCatalog, 'wallet'>,
+    'issueQuote' | 'holdForRun' | 'settle' | 'runLedger'
+  >;
+  /** `rpc.uploads`: the files a quote or run input names, a completed run's artifacts. */
+  uploads: Pick<ServiceClient<PlatformCatalog, 'uploads'>, 'resolveFiles' | 'registerArtifacts'>;
   /** Capability records (registry.describe behind a cache, registryDirectory). */
   directory: CapabilityDirectory;
   logger: Logger;
@@ -46,12 +49,12 @@ export interface OrchestratorRpcDeps {
 
 /** `registry.describe` behind the orchestrator's cache (CAPABILITY_CACHE_TTL_MS, cleared on catalog.changed). */
 export function registryDirectory(
-  registry: RpcClient<RpcCatalog['registry']>,
+  registry: Pick<ServiceClient<PlatformCatalog, 'registry'>, 'describe'>,
   ttlMs: number,
 ): CapabilityDirectory {
   return createCapabilityDirectory({
     ttlMs,
-    fetch: async (slug) => (await registry.call('describe', { slug })).capability,
+    fetch: async (slug) => (await registry.describe({ slug })).capability,
   });
 }
 
@@ -68,10 +71,9 @@ export function orchestratorHandlers(
   const publishFinished = runFinishedPublisher(bus);
   const settle = walletSettler(wallet);
   const resolveFiles = fileResolver(deps.uploads);
-  const issueQuote = (request: RpcRequestInput<'wallet', 'issueQuote'>) => wallet.call('issueQuote', request);
   const startDeps: StartRunDeps = {
     prisma,
-    holdForRun: (request) => wallet.call('holdForRun', request),
+    holdForRun: wallet.holdForRun,
     resolveFiles,
     enqueue: capabilityJobEnqueuer(bus),
     publishFinished,
@@ -107,7 +109,7 @@ export function orchestratorHandlers(
     getRun: ({ client_id, run_id }) => getRunForClient(prisma, workerUp, client_id, run_id),
     quote: (request) =>
       quoteCapability(
-        { directory: deps.directory, issueQuote, resolveFiles, workerUp },
+        { directory: deps.directory, issueQuote: wallet.issueQuote, resolveFiles, workerUp },
         {
           clientId: request.client_id,
           slug: request.slug,
@@ -132,11 +134,7 @@ export function orchestratorHandlers(
     runTimeline: ({ client_id, run_id }) => runTimeline(prisma, client_id, run_id),
     cancelRun: ({ client_id, run_id }) => cancelRun(cancelDeps, client_id, run_id),
     receipt: ({ client_id, run_id }) =>
-      runReceipt(
-        { prisma, workerUp, runLedger: (request) => wallet.call('runLedger', request) },
-        client_id,
-        run_id,
-      ),
+      runReceipt({ prisma, workerUp, runLedger: wallet.runLedger }, client_id, run_id),
   };
 }
 

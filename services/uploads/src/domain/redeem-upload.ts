@@ -1,6 +1,6 @@
-import { pipeline, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { isUploadToken, uploadTokenMatches } from '@svc/auth';
-import { type FileFacts, type UploadRecord, Uuid } from '@svc/contracts';
+import { type UploadRecord, Uuid } from '@svc/contracts';
 import type { UploadSession } from '@svc/db';
 import {
   AppError,
@@ -12,18 +12,18 @@ import {
 import { putMeasured, SizeLimitError, SizeMismatchError } from '@svc/storage';
 import { BodyIdleError } from './body-errors';
 import { assertContentMatches } from './content-sniff';
-import { CsvFactsStream, hasCsvFacts } from './csv-facts';
-import { readFileFacts } from './file-facts';
+import { measurementOf, type StoredFacts } from './file-probes';
 import { nowOf, type UploadsDeps } from './settings';
 import { toUploadRecord, uploadStorageKey } from './upload-record';
+import { probeOf } from './upload-targets';
 
 /**
  * `PUT /api/capability-uploads/{upload_id}` (spec §4.7, §5.4; docs/decisions.md U4), as the gateway
  * streams it to the internal server: authorize the upload token, check the session's state and the
  * request's headers, claim the session atomically (one PUT wins), stream the body through size,
- * SHA-256 and content checks into object storage, read the file's facts, and complete. On any
- * failure nothing is kept in storage and the claim is released, so the same token may try again
- * until the session expires.
+ * SHA-256 and content checks into object storage, measure the file with the probe its target
+ * declares (file-probes.ts), and complete. On any failure nothing is kept in storage and the claim
+ * is released, so the same token may try again until the session expires.
  */
 
 export interface PutUploadRequest {
@@ -169,6 +169,12 @@ export async function redeemUpload(deps: UploadsDeps, request: PutUploadRequest)
   const { putTimeoutMs } = deps.settings;
   assertAcceptsPut(row, nowOf(deps), putTimeoutMs);
   assertHeaders(row, request.contentType, request.contentLength);
+  // Before the claim: loading the probe's measuring code (on the first upload it measures) is a
+  // step of ours that may fail, and must not hold a claim meanwhile.
+  const measurement = await measurementOf(probeOf(row.slug), {
+    contentType: row.contentType,
+    sizeBytes: Number(row.sizeBytes),
+  });
   // The client may have hung up (or stalled past the idle time) while we read the session: no claim
   // for a body that can no longer arrive.
   if (request.body.errored !== null) throw putError(request.body.errored, Number(row.sizeBytes));
@@ -185,7 +191,7 @@ export async function redeemUpload(deps: UploadsDeps, request: PutUploadRequest)
   const size = Number(row.sizeBytes);
   const key = uploadStorageKey(row.id);
   let sha256: string;
-  let facts: FileFacts;
+  let facts: StoredFacts;
   // Give up before our claim turns stale: once another PUT may take it over, a body of ours that
   // still arrived would be written over the upload the other PUT completed.
   const deadlineMs = putDeadlineMs(putTimeoutMs);
@@ -195,13 +201,12 @@ export async function redeemUpload(deps: UploadsDeps, request: PutUploadRequest)
       request.body.destroy(new PutDeadlineError(deadlineMs));
     }
   }, deadlineMs);
-  // A CSV is measured on its way to storage (its facts need a read of every byte: not read back).
-  const csv = hasCsvFacts(row.contentType) ? new CsvFactsStream() : null;
-  // pipeline: the body's errors (a hang-up, the idle cut, the deadline) reach the store through it,
-  // and a failed put stops reading the body.
-  if (csv !== null) pipeline(request.body, csv, () => {});
+  // A probe that needs every byte measures them on the way to storage (never read back); through a
+  // pipeline, so the body's errors (a hang-up, the idle cut, the deadline) reach the store, and a
+  // failed put stops reading the body.
+  const body = measurement.through(request.body);
   try {
-    ({ sha256 } = await putMeasured(deps.store, key, csv ?? request.body, {
+    ({ sha256 } = await putMeasured(deps.store, key, body, {
       contentType: row.contentType,
       maxBytes: size,
       exactBytes: size,
@@ -215,10 +220,7 @@ export async function redeemUpload(deps: UploadsDeps, request: PutUploadRequest)
     clearTimeout(deadline);
   }
   try {
-    facts =
-      csv === null
-        ? await readFileFacts(deps.store, key, row.contentType, size)
-        : { csv: await csv.meter.facts() };
+    facts = await measurement.facts(deps.store, key);
   } catch (err) {
     await deleteQuietly(deps, key);
     await release();

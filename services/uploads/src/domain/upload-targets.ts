@@ -1,3 +1,4 @@
+import { capabilityDefinition, type FileProbe, pdfPageProbe } from '@svc/capabilities';
 import {
   type FileRequirements,
   VAULT_DOCUMENT_CONTENT_TYPES,
@@ -21,6 +22,8 @@ interface ReservedTarget {
    * is not needed once the vault has read it.
    */
   readonly keptWhenUsed: boolean;
+  /** How its files are inspected when they arrive (none: no facts). */
+  readonly probe?: FileProbe;
 }
 
 const RESERVED_TARGETS: ReadonlyMap<string, ReservedTarget> = new Map([
@@ -36,6 +39,8 @@ const RESERVED_TARGETS: ReadonlyMap<string, ReservedTarget> = new Map([
         content_types: [...VAULT_DOCUMENT_CONTENT_TYPES],
       },
       keptWhenUsed: false,
+      // A PDF's pages, as the PDF capabilities count them: a PDF that does not parse is refused at upload.
+      probe: pdfPageProbe,
     },
   ],
 ]);
@@ -48,6 +53,15 @@ export const SLUGS_NOT_KEPT_WHEN_USED: readonly string[] = [...RESERVED_TARGETS]
 /** Whether a used upload of `slug` is kept past its retention (a capability's always is). */
 export function keptWhenUsed(slug: string): boolean {
   return RESERVED_TARGETS.get(slug)?.keptWhenUsed ?? true;
+}
+
+/**
+ * The probe of `slug`'s files: a reserved target's own, or the one its capability declares
+ * (`files.probe`: the capability's code, in this build); undefined when there is none.
+ */
+export function probeOf(slug: string): FileProbe | undefined {
+  const reserved = RESERVED_TARGETS.get(slug);
+  return reserved === undefined ? capabilityDefinition(slug)?.probe : reserved.probe;
 }
 
 /**

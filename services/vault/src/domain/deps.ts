@@ -1,4 +1,5 @@
-import type { Artifact, ResolvedFile, RpcRequestInput } from '@svc/contracts';
+import type { ServiceClient } from '@svc/bus';
+import type { PlatformCatalog } from '@svc/contracts';
 import type { Prisma, PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import type { ObjectStore } from '@svc/storage';
@@ -18,16 +19,15 @@ export interface VaultSettings {
 }
 
 /**
- * The uploads service as the vault needs it (`rpc.uploads`, adapters/uploads-port.ts): documents and
- * templates are uploads of the `vault-document` target; filled documents are registered as artifacts
- * (run_id = the document id) so they are listed and downloaded through client-bound signed links.
- * Errors are the uploads service's AppErrors (404, 409, 422; 503 when it does not answer).
+ * The uploads service as the vault needs it (`rpc.uploads`): documents and templates are uploads of
+ * the `vault-document` target; filled documents are registered as artifacts (run_id = the document
+ * id) so they are listed and downloaded through client-bound signed links. Errors are the uploads
+ * service's AppErrors (404, 409, 422; 503 when it does not answer).
  */
-export interface UploadsPort {
-  resolveFiles(request: RpcRequestInput<'uploads', 'resolveFiles'>): Promise<ResolvedFile[]>;
-  registerArtifacts(request: RpcRequestInput<'uploads', 'registerArtifacts'>): Promise<void>;
-  listArtifacts(request: RpcRequestInput<'uploads', 'listArtifacts'>): Promise<Artifact[]>;
-}
+export type UploadsPort = Pick<
+  ServiceClient<PlatformCatalog, 'uploads'>,
+  'resolveFiles' | 'registerArtifacts' | 'listArtifacts'
+>;
 
 /** What the vault's domain functions share. */
 export interface VaultDeps {

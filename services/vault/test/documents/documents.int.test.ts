@@ -32,12 +32,12 @@ async function vaultWith(clientId: string) {
     { name: 'iban', type: 'iban', value: IBAN },
     { name: 'phone', type: 'phone', value: PHONE },
   ] as const) {
-    await h.vault.call('saveField', { client_id: clientId, request_id: 'req-save', field });
+    await h.vault.saveField({ client_id: clientId, request_id: 'req-save', field });
   }
 }
 
 function fill(clientId: string, request: FillDocumentRequest) {
-  return h.vault.call('fillDocument', {
+  return h.vault.fillDocument({
     client_id: clientId,
     request_id: 'req-fill',
     base_url: BASE_URL,
@@ -112,7 +112,7 @@ describe('fillDocument', () => {
 
   test('HTML template: values escaped; the filename of the request names the artifact', async () => {
     const client = newClientId();
-    await h.vault.call('saveField', {
+    await h.vault.saveField({
       client_id: client,
       request_id: 'r',
       field: { name: 'company', type: 'company', value: 'Doe & <Sons>' },
@@ -170,7 +170,7 @@ describe('fillDocument', () => {
     expect(await h.db.prisma.vaultDocument.count({ where: { clientId: client } })).toBe(0);
     const attempted = uploads.registerAttempts.at(-1) ?? '';
     expect(await h.store.stat(documentStorageKey(attempted))).toBeNull();
-    expect((await h.vault.call('listDocuments', { client_id: client, base_url: BASE_URL })).count).toBe(0);
+    expect((await h.vault.listDocuments({ client_id: client, base_url: BASE_URL })).count).toBe(0);
   });
 });
 
@@ -184,13 +184,13 @@ describe('documents', () => {
     const second = (
       await fill(client, { template: { text: 'b {{iban}}', format: 'markdown' }, fields: ['iban'] })
     ).document;
-    const listed = await h.vault.call('listDocuments', { client_id: client, base_url: BASE_URL });
+    const listed = await h.vault.listDocuments({ client_id: client, base_url: BASE_URL });
     expect(listed.documents.map((document) => document.document_id)).toEqual([
       second.document_id,
       first.document_id,
     ]);
     expect(listed.documents[0]?.artifact.name).toBe('filled.md');
-    const got = await h.vault.call('getDocument', {
+    const got = await h.vault.getDocument({
       client_id: client,
       base_url: BASE_URL,
       document_id: first.document_id,
@@ -199,23 +199,23 @@ describe('documents', () => {
     expectNoSecrets(JSON.stringify(listed));
 
     const other = newClientId();
-    expect((await h.vault.call('listDocuments', { client_id: other, base_url: BASE_URL })).count).toBe(0);
+    expect((await h.vault.listDocuments({ client_id: other, base_url: BASE_URL })).count).toBe(0);
     const foreign = await rejection(
-      h.vault.call('getDocument', { client_id: other, base_url: BASE_URL, document_id: first.document_id }),
+      h.vault.getDocument({ client_id: other, base_url: BASE_URL, document_id: first.document_id }),
     );
     expect(foreign.status).toBe(404);
 
     clock.advance(24 * 3_600_000 + 1_000);
     try {
       // Past retention: not shown even before the sweep.
-      expect((await h.vault.call('listDocuments', { client_id: client, base_url: BASE_URL })).count).toBe(0);
+      expect((await h.vault.listDocuments({ client_id: client, base_url: BASE_URL })).count).toBe(0);
       const swept = await sweepVault(h.deps);
       expect(swept.deleted_documents).toBeGreaterThanOrEqual(2);
       expect(await h.db.prisma.vaultDocument.count({ where: { clientId: client } })).toBe(0);
       expect(await h.store.stat(documentStorageKey(first.document_id))).toBeNull();
       expect(await h.store.stat(documentStorageKey(second.document_id))).toBeNull();
       const gone = await rejection(
-        h.vault.call('getDocument', {
+        h.vault.getDocument({
           client_id: client,
           base_url: BASE_URL,
           document_id: first.document_id,

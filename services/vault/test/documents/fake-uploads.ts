@@ -61,12 +61,13 @@ export class FakeUploads implements UploadsPort {
     this.resolveRequests.push(request);
     if (request.slug !== VAULT_DOCUMENT_UPLOAD_SLUG)
       throw new ValidationError(`unexpected slug ${request.slug}`);
-    return request.upload_ids.map((id) => {
+    const files = request.upload_ids.map((id) => {
       const upload = this.uploads.get(id);
       if (upload === undefined || upload.clientId !== request.client_id)
         throw new NotFoundError(`unknown upload_id: ${id}`);
       return upload.file;
     });
+    return { files };
   }
 
   async registerArtifacts(request: { client_id: string; run_id: string; artifacts: ProducedArtifact[] }) {
@@ -88,11 +89,16 @@ export class FakeUploads implements UploadsPort {
         runId: request.run_id,
       });
     }
+    return { registered: request.artifacts.length };
   }
 
-  async listArtifacts(request: { client_id: string; run_id: string; base_url: string }): Promise<Artifact[]> {
+  async listArtifacts(request: {
+    client_id: string;
+    run_id: string;
+    base_url: string;
+  }): Promise<{ artifacts: Artifact[] }> {
     const now = new Date();
-    return this.artifacts
+    const artifacts = this.artifacts
       .filter((artifact) => artifact.runId === request.run_id && artifact.clientId === request.client_id)
       .map((artifact) => ({
         artifact_id: artifact.artifactId,
@@ -105,6 +111,7 @@ export class FakeUploads implements UploadsPort {
         download_url: `${request.base_url}/api/artifacts/${artifact.artifactId}/download?expires=1&signature=${'x'.repeat(43)}`,
         download_expires_at: new Date(now.getTime() + 600_000).toISOString(),
       }));
+    return { artifacts };
   }
 
   /** The bytes of a registered artifact, from the store. */

@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 function create(clientId: string, document: { text: string } | { upload_id: string }) {
-  return h.vault.call('createExtraction', { client_id: clientId, request_id: 'req-create', document });
+  return h.vault.createExtraction({ client_id: clientId, request_id: 'req-create', document });
 }
 
 function candidateOf(
@@ -171,31 +171,31 @@ describe('list and get', () => {
     const owner = newClientId();
     const first = (await create(owner, { text: `Email: ${EMAIL}` })).extraction;
     const second = (await create(owner, { text: `IBAN: ${IBAN_SPACED}` })).extraction;
-    const listed = await h.vault.call('listExtractions', { client_id: owner, query: { limit: 20 } });
+    const listed = await h.vault.listExtractions({ client_id: owner, query: { limit: 20 } });
     expect(listed.extractions.map((extraction) => extraction.extraction_id)).toEqual([
       second.extraction_id,
       first.extraction_id,
     ]);
-    const reviewed = await h.vault.call('listExtractions', {
+    const reviewed = await h.vault.listExtractions({
       client_id: owner,
       query: { status: 'reviewed', limit: 20 },
     });
     expect(reviewed.count).toBe(0);
 
     const other = newClientId();
-    expect((await h.vault.call('listExtractions', { client_id: other, query: { limit: 20 } })).count).toBe(0);
+    expect((await h.vault.listExtractions({ client_id: other, query: { limit: 20 } })).count).toBe(0);
     const foreign = await rejection(
-      h.vault.call('getExtraction', { client_id: other, extraction_id: first.extraction_id }),
+      h.vault.getExtraction({ client_id: other, extraction_id: first.extraction_id }),
     );
     const unknown = await rejection(
-      h.vault.call('getExtraction', { client_id: other, extraction_id: newClientId() }),
+      h.vault.getExtraction({ client_id: other, extraction_id: newClientId() }),
     );
     expect(foreign.status).toBe(404);
     expect(foreign.message.replace(first.extraction_id, 'X')).toBe(
       unknown.message.replace(/[0-9a-f-]{36}/, 'X'),
     );
     const review = await rejection(
-      h.vault.call('reviewExtraction', {
+      h.vault.reviewExtraction({
         client_id: other,
         request_id: 'r',
         extraction_id: first.extraction_id,
@@ -211,7 +211,7 @@ describe('list and get', () => {
 
 describe('reviewExtraction', () => {
   function review(clientId: string, extractionId: string, expectedVersion: number, decisions: unknown[]) {
-    return h.vault.call('reviewExtraction', {
+    return h.vault.reviewExtraction({
       client_id: clientId,
       request_id: 'req-review',
       extraction_id: extractionId,
@@ -316,7 +316,7 @@ describe('reviewExtraction', () => {
     // The e-mail was decrypted before decisions[1] failed: its line stays (a trail never misses a decryption).
     const audit = await h.db.prisma.vaultAuditEvent.findMany({ where: { clientId: client } });
     expect(audit.map((event) => [event.purpose, event.field])).toEqual([['approve', 'email']]);
-    const unchanged = await h.vault.call('getExtraction', {
+    const unchanged = await h.vault.getExtraction({
       client_id: client,
       extraction_id: extraction.extraction_id,
     });
@@ -326,7 +326,7 @@ describe('reviewExtraction', () => {
 
   test('into an existing field: 409 without field_version or with a stale one, update with the right one', async () => {
     const client = newClientId();
-    await h.vault.call('saveField', {
+    await h.vault.saveField({
       client_id: client,
       request_id: 'r',
       field: { name: 'email', type: 'email', value: 'old.address@example.com' },
@@ -377,18 +377,18 @@ describe('expiry', () => {
     const email = candidateOf(extraction, 'email');
     clock.advance(24 * 3_600_000 + 1_000);
     try {
-      const shown = await h.vault.call('getExtraction', {
+      const shown = await h.vault.getExtraction({
         client_id: client,
         extraction_id: extraction.extraction_id,
       });
       expect(shown.extraction.status).toBe('expired');
-      const filtered = await h.vault.call('listExtractions', {
+      const filtered = await h.vault.listExtractions({
         client_id: client,
         query: { status: 'expired', limit: 20 },
       });
       expect(filtered.extractions.map((entry) => entry.extraction_id)).toContain(extraction.extraction_id);
       const late = await rejection(
-        h.vault.call('reviewExtraction', {
+        h.vault.reviewExtraction({
           client_id: client,
           request_id: 'r',
           extraction_id: extraction.extraction_id,

@@ -5,7 +5,7 @@ import { type BalanceSnapshot, shownUsd } from './balance';
 // (docs/decisions.md W1: remaining = max(0, min(balance − held, cap − spent − held))). A quote
 // says it in the "would" form; a hold that no longer fits answers 402 with the same figures.
 
-/** The clearance of every zero-price quote (crt is free, spec §1.7): no wallet read at all. */
+/** The clearance of every zero-price quote (a free capability, spec §1.7): no wallet read at all. */
 export const FREE_CLEARANCE_REASON = 'free capability: no funds needed';
 export const FREE_CLEARANCE: WalletClearance = { cleared: true, reason: FREE_CLEARANCE_REASON };
 

@@ -62,7 +62,7 @@ export async function issueQuote(
   if (existing) return sameQuoteOrThrow(existing, request);
 
   const now = options.now ?? new Date();
-  // A free quote needs no ledger read (crt: every run issues one). A priced one reads a snapshot
+  // A free quote needs no ledger read (a free capability's runs each issue one). A priced one reads a snapshot
   // without the lock: a quote reserves nothing, and the hold checks again under the lock.
   const clearance =
     request.priceMicros === 0n

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Bus, createRpcClient, type RpcServer, serveRpc } from '@svc/bus';
+import { type Bus, type RpcServer, serveRpc, serviceClient } from '@svc/bus';
 import {
   BalanceResponse,
   type PlatformCatalog,
@@ -15,7 +15,7 @@ import { createTestBus, createTestDatabase, type TestBus, type TestDatabase } fr
 import { walletHandlers } from './rpc';
 
 // `rpc.wallet` end to end inside one process: real Redis queue, real PostgreSQL ledger, the same
-// serveRpc/createRpcClient pair the gateway uses, so the answer crosses the wire schema both ways.
+// serveRpc/serviceClient pair the gateway uses, so the answer crosses the wire schema both ways.
 const NOW = new Date('2026-09-15T12:00:00.000Z');
 
 let database: TestDatabase;
@@ -54,8 +54,8 @@ describe('rpc.wallet', () => {
         { clientId, kind: 'hold', amountMicros: -1_000_000n, runId: randomUUID(), createdAt: NOW },
       ],
     });
-    const client = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
-    const answer = await client.call('balance', { client_id: clientId });
+    const client = serviceClient(bus, 'wallet', { timeoutMs: 5_000 });
+    const answer = await client.balance({ client_id: clientId });
     expect(BalanceResponse.parse(answer)).toEqual({
       ok: true,
       client_id: clientId,
@@ -72,8 +72,8 @@ describe('rpc.wallet', () => {
 
   it('answers zeros and a null cap for an unknown client', async () => {
     const clientId = randomUUID();
-    const client = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
-    const answer = await client.call('balance', { client_id: clientId });
+    const client = serviceClient(bus, 'wallet', { timeoutMs: 5_000 });
+    const answer = await client.balance({ client_id: clientId });
     expect(answer).toMatchObject({
       client_id: clientId,
       balance_usd: '0.00',
@@ -94,8 +94,8 @@ describe('rpc.wallet', () => {
       price_usd: '0',
       input_hash: 'e'.repeat(64),
     };
-    const client = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
-    const quote = await client.call('issueQuote', asked);
+    const client = serviceClient(bus, 'wallet', { timeoutMs: 5_000 });
+    const quote = await client.issueQuote(asked);
     expect(Quote.parse(quote)).toEqual({
       quote_id: quoteId,
       slug: 'crt',
@@ -106,7 +106,7 @@ describe('rpc.wallet', () => {
       // QUOTE_TTL_MS default: 15 min.
       expires_at: '2026-09-15T12:15:00.000Z',
     });
-    await expect(client.call('issueQuote', asked)).resolves.toEqual(quote);
+    await expect(client.issueQuote(asked)).resolves.toEqual(quote);
   });
 
   it('issues a priced quote with its price detail and every clearance figure', async () => {
@@ -114,7 +114,7 @@ describe('rpc.wallet', () => {
     await prisma.ledgerEntry.create({
       data: { clientId, kind: 'credit', amountMicros: 1_000_000n, createdAt: NOW },
     });
-    const client = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
+    const client = serviceClient(bus, 'wallet', { timeoutMs: 5_000 });
     const priceDetail = {
       model: 'per_unit' as const,
       unit: '1000_characters',
@@ -123,7 +123,7 @@ describe('rpc.wallet', () => {
       minimum_usd: '0.002',
       minimum_applied: false,
     };
-    const quote = await client.call('issueQuote', {
+    const quote = await client.issueQuote({
       quote_id: randomUUID(),
       client_id: clientId,
       slug: 'pii-redact',
@@ -156,17 +156,15 @@ describe('rpc.wallet', () => {
       price_usd: '0',
       input_hash: 'e'.repeat(64),
     };
-    const client = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
-    await client.call('issueQuote', asked);
+    const client = serviceClient(bus, 'wallet', { timeoutMs: 5_000 });
+    await client.issueQuote(asked);
 
-    const taken = await client
-      .call('issueQuote', { ...asked, client_id: randomUUID() })
-      .catch((err: unknown) => err);
+    const taken = await client.issueQuote({ ...asked, client_id: randomUUID() }).catch((err: unknown) => err);
     expect(taken).toBeInstanceOf(ConflictError);
     expect(taken).toMatchObject({ status: 409, message: `quote_id ${quoteId} is already in use` });
 
     const changed = await client
-      .call('issueQuote', { ...asked, input_hash: 'f'.repeat(64) })
+      .issueQuote({ ...asked, input_hash: 'f'.repeat(64) })
       .catch((err: unknown) => err);
     expect(changed).toBeInstanceOf(ValidationError);
     expect(changed).toMatchObject({
@@ -176,8 +174,8 @@ describe('rpc.wallet', () => {
   });
 
   it('answers ping', async () => {
-    const client = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
-    const answer = await client.call('ping', {});
+    const client = serviceClient(bus, 'wallet', { timeoutMs: 5_000 });
+    const answer = await client.ping({});
     expect(answer).toMatchObject({ service: 'wallet', pid: process.pid });
   });
 });
@@ -191,8 +189,8 @@ describe('rpc.wallet money moves', () => {
     await prisma.ledgerEntry.create({
       data: { clientId, kind: 'credit', amountMicros: creditMicros, createdAt: NOW },
     });
-    const client = createRpcClient(bus, 'wallet', { timeoutMs: 5_000 });
-    const quote = await client.call('issueQuote', {
+    const client = serviceClient(bus, 'wallet', { timeoutMs: 5_000 });
+    const quote = await client.issueQuote({
       quote_id: randomUUID(),
       client_id: clientId,
       slug: 'pii-redact',
@@ -211,10 +209,8 @@ describe('rpc.wallet money moves', () => {
 
   it('holds, answers the run ledger, and settles once through wallet.settle however often it is called', async () => {
     const { client, clientId, quote, hold } = await quotedClient(1_000_000n);
-    await expect(client.call('holdForRun', hold)).resolves.toEqual({ quote, held_usd: '0.004' });
-    const open = RunLedger.parse(
-      await client.call('runLedger', { client_id: clientId, run_id: quote.quote_id }),
-    );
+    await expect(client.holdForRun(hold)).resolves.toEqual({ quote, held_usd: '0.004' });
+    const open = RunLedger.parse(await client.runLedger({ client_id: clientId, run_id: quote.quote_id }));
     expect(open).toMatchObject({ held_usd: '0.004', charged_usd: '0.00', settled: false });
     expect(open.lines).toEqual([
       expect.objectContaining({
@@ -231,19 +227,19 @@ describe('rpc.wallet money moves', () => {
       outcome: 'capture',
       reason: 'run completed',
     } as const;
-    expect(await client.call('settle', capture)).toEqual({ applied: true });
+    expect(await client.settle(capture)).toEqual({ applied: true });
     // Idempotent: the orchestrator repeats the call until it has an answer recorded.
-    expect(await client.call('settle', capture)).toEqual({ applied: false });
-    expect(await client.call('settle', { ...capture, outcome: 'release', reason: 'run failed' })).toEqual({
+    expect(await client.settle(capture)).toEqual({ applied: false });
+    expect(await client.settle({ ...capture, outcome: 'release', reason: 'run failed' })).toEqual({
       applied: false,
     });
-    const settled = await client.call('runLedger', { client_id: clientId, run_id: quote.quote_id });
+    const settled = await client.runLedger({ client_id: clientId, run_id: quote.quote_id });
     expect(settled).toMatchObject({ held_usd: '0.00', charged_usd: '0.004', settled: true });
     expect(settled.lines.map((line) => [line.kind, line.amount_usd, line.note])).toEqual([
       ['hold', '-0.004', `hold for run ${quote.quote_id}`],
       ['capture', '-0.004', 'run completed'],
     ]);
-    expect(await client.call('balance', { client_id: clientId })).toMatchObject({
+    expect(await client.balance({ client_id: clientId })).toMatchObject({
       balance_usd: '0.996',
       spent_usd: '0.004',
     });
@@ -251,7 +247,7 @@ describe('rpc.wallet money moves', () => {
 
   it('sends 402 and 404 back as the same error classes', async () => {
     const { client, hold } = await quotedClient(3_000n);
-    const refused = await client.call('holdForRun', hold).catch((err: unknown) => err);
+    const refused = await client.holdForRun(hold).catch((err: unknown) => err);
     expect(refused).toBeInstanceOf(PaymentRequiredError);
     expect(refused).toMatchObject({
       status: 402,
@@ -259,7 +255,7 @@ describe('rpc.wallet money moves', () => {
         'insufficient balance: the price 0.004 USD exceeds the 0.003 USD available (balance 0.003 USD, 0.00 USD held)',
     });
     const missing = await client
-      .call('holdForRun', { ...hold, client_id: randomUUID() })
+      .holdForRun({ ...hold, client_id: randomUUID() })
       .catch((err: unknown) => err);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing).toMatchObject({ message: `unknown quote_id: ${hold.quote_id}` });
@@ -267,9 +263,9 @@ describe('rpc.wallet money moves', () => {
 
   it('answers usage statements (limit defaulted, 422 for a reversed period), diagnostics and open holds', async () => {
     const { client, clientId, hold } = await quotedClient(1_000_000n);
-    await client.call('holdForRun', hold);
+    await client.holdForRun(hold);
 
-    const statement = await client.call('usageStatement', { client_id: clientId });
+    const statement = await client.usageStatement({ client_id: clientId });
     expect(UsageStatementResponse.parse(statement)).toMatchObject({
       client_id: clientId,
       period: { start: '2026-09-01T00:00:00.000Z', end: '2026-10-01T00:00:00.000Z' },
@@ -277,7 +273,7 @@ describe('rpc.wallet money moves', () => {
       totals: { runs: 0, spent_usd: '0.00' },
     });
     const reversed = await client
-      .call('usageStatement', {
+      .usageStatement({
         client_id: clientId,
         from: '2026-09-10T00:00:00Z',
         to: '2026-09-01T00:00:00Z',
@@ -285,20 +281,20 @@ describe('rpc.wallet money moves', () => {
       .catch((err: unknown) => err);
     expect(reversed).toBeInstanceOf(ValidationError);
 
-    const diagnostics = await client.call('spendDiagnostics', { client_id: clientId });
+    const diagnostics = await client.spendDiagnostics({ client_id: clientId });
     expect(SpendDiagnosticsResponse.parse(diagnostics)).toMatchObject({
       as_of: NOW.toISOString(),
       held_usd: '0.004',
       projection: { basis_window: null, cap_reached_at: null, balance_empty_at: null },
     });
 
-    const holds = await client.call('openHolds', { older_than: '2026-09-15T12:00:00.001Z', limit: 1000 });
+    const holds = await client.openHolds({ older_than: '2026-09-15T12:00:00.001Z', limit: 1000 });
     expect(holds.holds).toContainEqual({
       run_id: hold.run_id,
       client_id: clientId,
       created_at: NOW.toISOString(),
     });
-    const none = await client.call('openHolds', { older_than: NOW.toISOString(), limit: 1000 });
+    const none = await client.openHolds({ older_than: NOW.toISOString(), limit: 1000 });
     expect(none.holds.map((open) => open.run_id)).not.toContain(hold.run_id);
   });
 });

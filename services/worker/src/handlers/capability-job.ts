@@ -121,7 +121,7 @@ export function capabilityJobHandler<Payload extends { run_id: string }>(
     const active = deps.activeRuns.register(runId);
     try {
       const claim = await untilAnswered(
-        () => deps.attempts.claim({ run_id: runId, job_id: jobId }),
+        () => deps.attempts.claimAttempt({ run_id: runId, job_id: jobId }),
         ask.claim,
         onRetry('claim'),
       );
@@ -133,7 +133,7 @@ export function capabilityJobHandler<Payload extends { run_id: string }>(
       const logger = jobLogger.child({ attempt });
       const report = async (body: ReportBody, policy: AskPolicy): Promise<void> => {
         const full = { ...body, run_id: runId, job_id: jobId, attempt, at: new Date(now()).toISOString() };
-        await untilAnswered(() => deps.attempts.report(full), policy, onRetry(`${body.event} report`));
+        await untilAnswered(() => deps.attempts.reportRun(full), policy, onRetry(`${body.event} report`));
       };
 
       const signal = AbortSignal.any([context.signal, active.cancelSignal]);

@@ -1,4 +1,4 @@
-import { createRpcClient, type JobProcessor, type ProcessJobsOptions, processJobs } from '@svc/bus';
+import { type JobProcessor, type ProcessJobsOptions, processJobs, serviceClient } from '@svc/bus';
 import {
   type AnyCapabilityHandlerFactory,
   CAPABILITIES,
@@ -15,7 +15,6 @@ import type { ResolvedFile } from '@svc/contracts';
 import type { Logger } from '@svc/log';
 import type { ObjectStore } from '@svc/storage';
 import { createCapabilityCache } from '../adapters/capability-cache';
-import { orchestratorAttempts } from '../adapters/orchestrator-attempts';
 import type { ActiveRuns } from '../domain/capability/active-runs';
 import { echo } from '../domain/echo';
 import type { WorkerBus } from '../worker-bus';
@@ -61,7 +60,7 @@ export interface JobConsumers {
   /** `system.echo` and one consumer per capability queue served. */
   consumers: JobProcessor[];
   /**
-   * Releases what the handlers hold (html-to-pdf's chromium): after the consumers closed (no run
+   * Releases what the handlers hold (a browser a handler started): after the consumers closed (no run
    * is left to use it) and before the bus.
    */
   closeHandlers(): Promise<void>;
@@ -70,16 +69,14 @@ export interface JobConsumers {
 /**
  * Starts a consumer for every job queue this worker handles: `system.echo` always, and
  * `capability.<slug>` for every runnable capability of the catalog whose runtime this worker serves
- * (crt, pii-redact, pdf-extract-text, image-thumbnail and csv-profile on `node`; html-to-pdf on
- * `browser`). A capability's handler module is loaded only here, so a worker loads the libraries of
+ * (each capability declares its runtime: `node` or `browser`). A capability's handler module is loaded only here, so a worker loads the libraries of
  * the runtimes it serves and nothing else does (registry, orchestrator, gateway).
  */
 export async function startJobConsumers(bus: WorkerBus, options: JobConsumerOptions): Promise<JobConsumers> {
   const echoOptions = { concurrency: options.concurrency, closeTimeoutMs: options.drainTimeoutMs };
   const capabilityOptions = { ...echoOptions, ...options.stall };
-  const orchestrator = createRpcClient(bus, 'orchestrator', { timeoutMs: ORCHESTRATOR_CALL_TIMEOUT_MS });
   const deps = {
-    attempts: orchestratorAttempts(orchestrator),
+    attempts: serviceClient(bus, 'orchestrator', { timeoutMs: ORCHESTRATOR_CALL_TIMEOUT_MS }),
     logger: options.logger,
     ...(options.ask === undefined ? {} : { ask: options.ask }),
     activeRuns: options.activeRuns,

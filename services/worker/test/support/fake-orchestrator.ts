@@ -28,8 +28,8 @@ export class FakeOrchestrator {
   private failing = 0;
 
   readonly port: AttemptPort = {
-    claim: async (request) => this.claim(request),
-    report: async (report) => this.report(report),
+    claimAttempt: async (request) => this.claim(request),
+    reportRun: async (report) => this.report(report),
   };
 
   /** Claims of `runId` are refused with `reason` from now on. */
@@ -82,8 +82,8 @@ export class FakeOrchestrator {
       throw new InternalError('not served by the fake orchestrator');
     };
     return serveRpc(bus, 'orchestrator', {
-      claimAttempt: (request) => this.port.claim(request),
-      reportRun: (report) => this.port.report(report),
+      claimAttempt: (request) => this.port.claimAttempt(request),
+      reportRun: (report) => this.port.reportRun(report),
       startCrtRun: notServed,
       getRun: notServed,
       quote: notServed,

@@ -1,4 +1,4 @@
-import { AccountNotFoundError, type AccountStore, generatePassword } from '@svc/auth';
+import { AccountNotFoundError, type AccountStore, generatePassword } from '@svc/auth/accounts';
 import type { PrismaClient } from '@svc/db';
 import type { AccountArgs, CreateAccountArgs, ListAccountsArgs, ResetPasswordArgs } from '../args';
 import { clientIdByName } from './client-by-name';
@@ -48,18 +48,40 @@ export async function createAccount(
   };
 }
 
-export async function listAccounts(store: AccountStore, args: ListAccountsArgs): Promise<AccountRow[]> {
-  const accounts = await store.list(args.clientName === null ? {} : { clientName: args.clientName });
-  return accounts.map((account) => ({
+/**
+ * Accounts by client name, then email. The names are the gateway's (auth.clients) and the accounts
+ * the dashboard's (dashboard.accounts), with no join between the two schemas: the CLI reads both.
+ * An unknown client name lists nothing.
+ */
+export async function listAccounts(
+  prisma: PrismaClient,
+  store: AccountStore,
+  args: ListAccountsArgs,
+): Promise<AccountRow[]> {
+  const clients = await prisma.client.findMany({
+    where: args.clientName === null ? {} : { name: args.clientName },
+    select: { id: true, name: true },
+  });
+  const names = new Map(clients.map((client) => [client.id, client.name]));
+  const accounts = args.clientName === null ? await store.list() : await listedFor(store, clients);
+  const rows = accounts.map((account) => ({
     account_id: account.id,
     client_id: account.clientId,
-    client_name: account.clientName,
+    client_name: names.get(account.clientId) ?? '',
     email: account.email,
     role: account.role,
     created_at: account.createdAt.toISOString(),
     disabled_at: account.disabledAt?.toISOString() ?? null,
     password_changed_at: account.passwordChangedAt.toISOString(),
   }));
+  return rows.sort(
+    (a, b) =>
+      a.client_name.localeCompare(b.client_name) || (a.email < b.email ? -1 : a.email > b.email ? 1 : 0),
+  );
+}
+
+async function listedFor(store: AccountStore, clients: readonly { id: string }[]) {
+  return (await Promise.all(clients.map((client) => store.list({ clientId: client.id })))).flat();
 }
 
 export async function resetPassword(
@@ -87,7 +109,7 @@ export async function executeAccountCommand(
     case 'create-account':
       return createAccount(prisma, store, args, readPassword);
     case 'list-accounts':
-      return listAccounts(store, args);
+      return listAccounts(prisma, store, args);
     case 'reset-password':
       return resetPassword(store, args, readPassword);
     case 'disable-account': {

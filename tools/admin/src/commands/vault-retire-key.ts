@@ -18,7 +18,7 @@ export async function vaultRetireKey(
   file: string,
   version: number,
 ): Promise<VaultRetireKeyOutput> {
-  const state = await vault.call('rotationStatus', {});
+  const state = await vault.rotationStatus({});
   if (state.current_version === version) {
     throw new Error(`version ${version} is the vault's current version; add a newer one and rotate first`);
   }

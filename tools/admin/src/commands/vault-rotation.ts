@@ -1,8 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { RpcClient } from '@svc/bus';
-import type { RpcCatalog, VaultRotationState } from '@svc/contracts';
+import type { ServiceClient } from '@svc/bus';
+import type { PlatformCatalog, VaultRotationState } from '@svc/contracts';
 
-export type VaultClient = RpcClient<RpcCatalog['vault']>;
+/** The vault's rotation methods, as the CLI's commands call them. */
+export type VaultClient = Pick<ServiceClient<PlatformCatalog, 'vault'>, 'rotationStatus' | 'startRotation'>;
 
 /** ms the CLI waits for the vault to re-read a changed keyring file (the vault polls every 5 s). */
 export const KEYRING_RELOAD_WAIT_MS = 15_000;
@@ -11,7 +12,7 @@ const POLL_MS = 500;
 
 /** `vault rotation`: the state as the vault that answered sees it. */
 export function vaultRotation(vault: VaultClient): Promise<VaultRotationState> {
-  return vault.call('rotationStatus', {});
+  return vault.rotationStatus({});
 }
 
 export interface RotateOptions {
@@ -48,7 +49,7 @@ export async function vaultRotate(vault: VaultClient, options: RotateOptions): P
       state = await vaultRotation(vault);
     }
   }
-  let state = await vault.call('startRotation', {});
+  let state = await vault.startRotation({});
   if (!options.wait) return state;
   let lastReported = -1;
   while (state.rewrap?.state === 'running') {

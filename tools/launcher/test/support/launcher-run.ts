@@ -181,7 +181,7 @@ export async function showingOutput(run: LauncherRun, checks: () => Promise<void
 export interface LauncherSuiteSetup {
   readonly database: TestDatabase;
   readonly dataDir: string;
-  /** The gateway's PORT, the uploads DATA_PORT, then one HEALTH_PORT per service (SERVICE_NAMES order). */
+  /** The gateway's PORT, the uploads and dashboard DATA_PORTs, then one HEALTH_PORT per service (SERVICE_NAMES order). */
   readonly ports: readonly number[];
   readonly gatewayUrl: string;
   /** This process's environment with the suite's database, Redis prefix, ports and data dir (no HEALTH_PORT). */
@@ -191,8 +191,8 @@ export interface LauncherSuiteSetup {
 export async function prepareLauncherSuite(label: string, prefix: string): Promise<LauncherSuiteSetup> {
   const database = await createTestDatabase(label);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${label}-data-`));
-  const ports = await distinctFreePorts(2 + SERVICE_NAMES.length);
-  const [port, uploadsDataPort, ...healthPorts] = ports;
+  const ports = await distinctFreePorts(3 + SERVICE_NAMES.length);
+  const [port, uploadsDataPort, dashboardDataPort, ...healthPorts] = ports;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: database.url,
@@ -200,6 +200,7 @@ export async function prepareLauncherSuite(label: string, prefix: string): Promi
     BUS_PREFIX: prefix,
     PORT: String(port),
     UPLOADS_DATA_PORT: String(uploadsDataPort),
+    DASHBOARD_DATA_PORT: String(dashboardDataPort),
     ...Object.fromEntries(SERVICE_NAMES.map((name, i) => [healthPortVariable(name), String(healthPorts[i])])),
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',

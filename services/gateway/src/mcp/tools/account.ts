@@ -5,7 +5,7 @@ import { defineTool } from '../tool-kit';
 export const balanceTool = defineTool({
   ...McpBalanceTool,
   call: async (_args, context) => {
-    const body = await context.services.wallet.balance(context.auth.clientId);
+    const body = await context.services.wallet.balance({ client_id: context.auth.clientId });
     return {
       summary: `balance ${body.balance_usd} USD, held ${body.held_usd}, remaining ${body.remaining_usd}`,
       body,

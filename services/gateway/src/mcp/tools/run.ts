@@ -7,11 +7,11 @@ import {
   type RunRequest,
 } from '@svc/contracts';
 import { isAppError, toErrorResponse, ValidationError } from '@svc/errors';
-import { startCapabilityRun } from '../../domain/capability-runs';
 import { runCrt } from '../../domain/crt-run';
 import { crtRunAnswer } from '../../domain/crt-run-answer';
 import { runStartAnswer } from '../../domain/run-answers';
 import type { StartedRun } from '../../domain/run-orchestrator';
+import { startCapabilityRun } from '../../domain/run-start';
 import { waitForRun } from '../../domain/run-wait';
 import { parseRequest } from '../../middleware/validate';
 import { defineTool, NotedToolError, type ToolContext, type ToolExtra } from '../tool-kit';
@@ -65,26 +65,24 @@ async function startAndWait(
     return { replay: outcome.replay, quote: outcome.quote, run: outcome.run };
   }
   const { slug, ...request } = args;
-  const started = await startCapabilityRun(
-    services.orchestrator,
-    auth.clientId,
-    slug,
+  const started = await startCapabilityRun(services.orchestrator, slug, {
+    clientId: auth.clientId,
     request,
     idempotencyKey,
-  );
+  });
   if (onChange === undefined || isTerminalRunState(started.run.status)) return started;
   const run = await waitForRun(services.runWaiter, auth.clientId, started.run, {
     timeoutMs: services.runWaitMs,
     signal: extra.signal,
     onChange,
-    reload: (clientId, runId) => services.orchestrator.getRun(clientId, runId),
+    reload: (clientId, runId) => services.orchestrator.getRun({ client_id: clientId, run_id: runId }),
   });
   return { ...started, run };
 }
 
 /**
  * The orchestrator refuses a paid run without `quote_id` in REST's words, naming the route to quote
- * with (`… (POST /api/capabilities/pii-redact/quote)`, start-capability-run.ts). An agent quotes with
+ * with (`… (POST /api/capabilities/<slug>/quote)`, start-capability-run.ts). An agent quotes with
  * a tool, so the tool's answer names that tool instead (issue 23 item 13); every other error keeps
  * the REST words (decisions M4).
  */

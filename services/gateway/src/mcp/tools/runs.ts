@@ -8,7 +8,8 @@ import { plural } from './args';
 export const statusTool = defineTool({
   ...McpStatusTool,
   call: async ({ run_id }, context) => {
-    const body = runStatusBody(await context.services.orchestrator.getRun(context.auth.clientId, run_id));
+    const { orchestrator } = context.services;
+    const body = runStatusBody(await orchestrator.getRun({ client_id: context.auth.clientId, run_id }));
     return { summary: `run ${run_id} is ${body.status}`, body };
   },
 });
@@ -17,7 +18,8 @@ export const statusTool = defineTool({
 export const cancelTool = defineTool({
   ...McpCancelTool,
   call: async ({ run_id }, context) => {
-    const cancelled = await context.services.orchestrator.cancelRun(context.auth.clientId, run_id);
+    const { orchestrator } = context.services;
+    const cancelled = await orchestrator.cancelRun({ client_id: context.auth.clientId, run_id });
     const summary =
       cancelled.outcome === 'cancelled'
         ? `run ${run_id} is cancelled`

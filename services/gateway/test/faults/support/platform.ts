@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
+import { platformService } from '@svc/devstack';
 import {
   executionProbe,
   type PrivateRedis,
@@ -29,8 +30,10 @@ export const RUN_PATH_SERVICES: readonly ServiceName[] = [
   'worker',
   'gateway',
 ];
-/** The services that use PostgreSQL, each behind its own proxy. */
-const DATABASE_SERVICES: readonly ServiceName[] = ['registry', 'wallet', 'orchestrator', 'gateway'];
+/** The services of the run path that use PostgreSQL (the one service list says which), each behind its own proxy. */
+const DATABASE_SERVICES: readonly ServiceName[] = RUN_PATH_SERVICES.filter(
+  (name) => platformService(name).database,
+);
 /** The paid capability of the load: cheap, pure, deterministic. */
 export const LOAD_SLUG = 'pii-redact';
 

@@ -36,7 +36,7 @@ export async function documentArtifact(
   row: DocumentRow,
   baseUrl: string,
 ): Promise<Artifact | undefined> {
-  const artifacts = await deps.uploads.listArtifacts({
+  const { artifacts } = await deps.uploads.listArtifacts({
     client_id: row.clientId,
     run_id: row.id,
     base_url: baseUrl,

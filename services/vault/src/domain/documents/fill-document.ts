@@ -108,7 +108,7 @@ export async function fillDocument(deps: VaultDeps, input: FillDocumentInput): P
     run_id: documentId,
     base_url: input.baseUrl,
   });
-  const registered = listed.find((entry) => entry.name === artifactName);
+  const registered = listed.artifacts.find((entry) => entry.name === artifactName);
   if (registered === undefined) {
     throw new Error(`document ${documentId}: its artifact is not listed after registration`);
   }

@@ -28,7 +28,9 @@ export async function readUploadedFile(
   uploadId: string,
   maxBytesOf: (contentType: string) => number,
 ): Promise<UploadedFile> {
-  const [file] = await deps.uploads.resolveFiles({
+  const {
+    files: [file],
+  } = await deps.uploads.resolveFiles({
     client_id: clientId,
     slug: VAULT_DOCUMENT_UPLOAD_SLUG,
     upload_ids: [uploadId],

@@ -6,7 +6,7 @@ import { codePointLength } from '@svc/pii-detect';
 export const EXTRACTION_MAX_PAGES = 50;
 
 /**
- * The reading thread's bounds: ms per step (opening, each page) and MiB of heap (pdf-extract-text's
+ * The reading thread's bounds: ms per step (opening, each page) and MiB of heap (the PDF reader's
  * default heap). The whole read, waiting for a slot included, must end within `totalMs`: the
  * gateway waits 45 s for a document call (services/gateway main.ts VAULT_DOCUMENT_CALL_MS).
  */

@@ -1,0 +1,34 @@
+import { ServiceUnavailableError } from '@svc/errors';
+import type { Logger } from '@svc/log';
+
+/** One call, its request already checked against the method's schema (service-client.ts). */
+export interface OutgoingCall {
+  service: string;
+  method: string;
+  request: unknown;
+  /** ms: how long the caller waits for the answer before it fails with 503. */
+  timeoutMs: number;
+}
+
+/**
+ * What carries a call to the service's handlers and its reply back: Redis (redis-transport.ts) in
+ * every process, or the in-memory transport (in-memory-transport.ts) that tests hand a service's
+ * real handlers to. Either resolves with the reply's data, not yet checked against the response
+ * schema, or throws what the caller must see (the remote AppError rebuilt from the wire; 503 when the
+ * service cannot be reached or does not answer in time; 500 for a request that cannot be encoded).
+ */
+export interface RpcTransport {
+  send(call: OutgoingCall): Promise<unknown>;
+  /** Where the client logs an answer that does not match the response schema. */
+  readonly logger: Logger;
+}
+
+/** The 503 of a call that got no answer in time: the same words whatever the transport. */
+export function timedOutError(service: string, timeoutMs: number): ServiceUnavailableError {
+  return new ServiceUnavailableError(`${service} service did not answer within ${timeoutMs} ms`);
+}
+
+/** The 503 of a call that could not be sent or whose answer is unusable. */
+export function unavailableError(service: string, cause?: unknown): ServiceUnavailableError {
+  return new ServiceUnavailableError(`${service} service is unavailable`, { cause });
+}

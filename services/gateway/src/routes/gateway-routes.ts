@@ -1,0 +1,92 @@
+import type {
+  ApiOperationById,
+  ApiOperationId,
+  ContractDeprecations,
+  ReadinessResponse,
+} from '@svc/contracts';
+import type { UploadsDataTarget } from '@svc/http-kit';
+import type { Logger } from '@svc/log';
+import type { RunOrchestrator } from '../domain/run-orchestrator';
+import type { RunWaiting } from '../domain/run-waiter';
+import type { UploadsService } from '../domain/uploads-service';
+import type { VaultService } from '../domain/vault-service';
+import { mcpRoutes } from '../mcp/mcp-router';
+import type { CatalogReader, WalletReader } from '../ports';
+import type { GatewayRateLimiter } from '../rate-limit/rate-limiter';
+import type { Route } from '../routing/route';
+import { accountRoutes } from './account';
+import { artifactRoutes } from './artifacts';
+import { capabilityRoutes } from './capabilities';
+import { capabilityRunRoutes } from './capability-runs';
+import { type ContractFiles, contractRoutes } from './contract';
+import { crtRunRoutes } from './crt-run';
+import { healthRoutes } from './health';
+import { openApiRoutes } from './openapi';
+import { quoteRunRoutes } from './quote-run';
+import { uploadRoutes } from './uploads';
+import { vaultRoutes } from './vault';
+
+/**
+ * One route per operation of the contracts, under its operationId: an operation without a route, or
+ * a route under another operation's name, does not compile (a new operation in the contracts is
+ * served once its handler is written here).
+ */
+export type GatewayRoutes = { readonly [Id in ApiOperationId]: Route<ApiOperationById<Id>> };
+
+/** What the routes serve with (app.ts passes its dependencies on). */
+export interface RouteDeps {
+  readonly service: string;
+  readonly logger: Logger;
+  readonly startedAt: number;
+  readonly readiness: () => Promise<ReadinessResponse>;
+  readonly openApiDocument: object;
+  readonly contractFiles: ContractFiles;
+  readonly catalog: CatalogReader;
+  readonly wallet: WalletReader;
+  readonly orchestrator: RunOrchestrator;
+  readonly uploads: UploadsService;
+  readonly vault: VaultService;
+  readonly uploadsData: UploadsDataTarget;
+  readonly runWaiter: RunWaiting;
+  readonly crtRunWaitMs: number;
+  readonly mcpRunWaitMs: number;
+  readonly mcpAllowedHosts?: readonly string[] | undefined;
+  readonly mcpAllowedOrigins?: readonly string[] | undefined;
+  readonly publicBaseUrl?: string | undefined;
+  readonly rateLimiter?: GatewayRateLimiter | undefined;
+  readonly deprecations: ContractDeprecations;
+}
+
+export function gatewayRoutes(deps: RouteDeps): GatewayRoutes {
+  return {
+    ...healthRoutes({ service: deps.service, startedAt: deps.startedAt, readiness: deps.readiness }),
+    ...openApiRoutes(deps.openApiDocument),
+    ...contractRoutes(deps.contractFiles),
+    ...capabilityRoutes(deps.catalog),
+    ...quoteRunRoutes(deps.orchestrator),
+    ...crtRunRoutes(deps.orchestrator, deps.runWaiter, { waitMs: deps.crtRunWaitMs }),
+    ...capabilityRunRoutes(deps.orchestrator),
+    ...uploadRoutes(deps.uploads, deps.uploadsData),
+    ...artifactRoutes(deps.orchestrator, deps.uploads, deps.uploadsData),
+    ...accountRoutes(deps.wallet),
+    // The vault (spec §4.15-§4.20); no MCP tools: the spec's tool list has none (decisions VL4).
+    ...vaultRoutes(deps.vault),
+    // Streamable HTTP MCP (spec §4.21): the same services as the REST routes, one tool per twin.
+    ...mcpRoutes({
+      logger: deps.logger,
+      allowedHosts: deps.mcpAllowedHosts,
+      allowedOrigins: deps.mcpAllowedOrigins,
+      publicBaseUrl: deps.publicBaseUrl,
+      rateLimiter: deps.rateLimiter,
+      deprecations: deps.deprecations,
+      services: {
+        catalog: deps.catalog,
+        wallet: deps.wallet,
+        orchestrator: deps.orchestrator,
+        uploads: deps.uploads,
+        runWaiter: deps.runWaiter,
+        runWaitMs: deps.mcpRunWaitMs,
+      },
+    }),
+  };
+}
