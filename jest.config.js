@@ -44,7 +44,7 @@ module.exports = {
   // Override per run with `--maxWorkers=N`.
   maxWorkers: 2,
   // jest's default reporter, then the slowest suites with their seconds (jest/slowest-suites-reporter.js).
-  reporters: ['default', ['<rootDir>/jest/slowest-suites-reporter.js', { count: 15 }]],
+  reporters: ['default', ['<rootDir>/jest/slowest-suites-reporter.js', { count: 10 }]],
   projects: [
     {
       displayName: 'unit',

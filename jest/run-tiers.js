@@ -4,7 +4,6 @@
 // runs only what matches; a tier with nothing to run is skipped). `--json --outputFile=F` (.ci/run)
 // writes one result file with both tiers merged, as a single jest run would.
 // Plain CommonJS run by node: nothing to compile before the tests start.
-'use strict';
 
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -60,7 +59,8 @@ function main() {
   const results = [];
   let status = 0;
   for (const tier of TIERS) {
-    const tierOutput = scratch === undefined ? [] : [`--outputFile=${path.join(scratch, `${tier.name}.json`)}`];
+    const tierOutput =
+      scratch === undefined ? [] : [`--outputFile=${path.join(scratch, `${tier.name}.json`)}`];
     const started = Date.now();
     process.stderr.write(`\n==> ${tier.name} tier\n`);
     const run = spawnSync(JEST, ['--config', tier.config, '--passWithNoTests', ...tierOutput, ...rest], {
@@ -68,17 +68,21 @@ function main() {
       stdio: 'inherit',
     });
     status = run.status ?? 1;
-    process.stderr.write(`==> ${tier.name} tier: ${status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s\n`);
+    process.stderr.write(
+      `==> ${tier.name} tier: ${status === 0 ? 'passed' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s\n`,
+    );
     if (scratch !== undefined) {
       const file = path.join(scratch, `${tier.name}.json`);
       if (fs.existsSync(file)) results.push(JSON.parse(fs.readFileSync(file, 'utf8')));
     }
     if (status !== 0) {
-      if (tier.name === 'unit') process.stderr.write('==> the integration tier is not run: the unit tier failed\n');
+      if (tier.name === 'unit')
+        process.stderr.write('==> the integration tier is not run: the unit tier failed\n');
       break;
     }
   }
-  if (outputFile !== undefined && results.length > 0) fs.writeFileSync(outputFile, JSON.stringify(merge(results)));
+  if (outputFile !== undefined && results.length > 0)
+    fs.writeFileSync(outputFile, JSON.stringify(merge(results)));
   if (scratch !== undefined) fs.rmSync(scratch, { recursive: true, force: true });
   process.exitCode = status;
 }

@@ -248,8 +248,12 @@ describe('file capabilities on a node worker', () => {
     });
     const message = report.event === 'failed' ? report.error.message : '';
     expect(message).not.toMatch(/vips|libpng|\n/i);
-    // The library's own words are kept for operators: on the worker's log line of the failed run.
-    const logged = worker.output.find((line) => line.includes(runId) && line.includes('"run failed"'));
+    // The library's own words are kept for operators: on the worker's log line of the failed run
+    // (written around the report, so it may reach this process's pipe just after it).
+    const logged = await pollUntil(
+      () => worker.output.find((line) => line.includes(runId) && line.includes('"run failed"')),
+      { what: "the worker's log line of the failed run", timeoutMs: 5_000 },
+    );
     expect(logged).toMatch(/"detail":"[^"]*(png|vips)/i);
   });
 
