@@ -41,7 +41,8 @@ module.exports = {
   //   template databases:    1 worker 240, 259;  2 workers 231, 172;  3 workers 163 (once)
   // A third worker bought nothing measurable and adds contention (summed suite time 476 s vs 339-457 s);
   // tools/admin's CLI suite (60-160 s, one CLI process after another) is the subset's long pole.
-  // Override per run with `--maxWorkers=N`.
+  // Override per run with `--maxWorkers=N`. `pnpm test` runs the integration tier with three
+  // (jest/integration.config.js, measured there on the whole tier).
   maxWorkers: 2,
   // jest's default reporter, then the slowest suites with their seconds (jest/slowest-suites-reporter.js).
   reporters: ['default', ['<rootDir>/jest/slowest-suites-reporter.js', { count: 10 }]],

@@ -59,17 +59,8 @@ const ACCOUNT_SELECT = {
   passwordChangedAt: true,
 } as const;
 
-type AccountRow = {
-  id: string;
-  clientId: string;
-  email: string;
-  role: string;
-  createdAt: Date;
-  disabledAt: Date | null;
-  passwordChangedAt: Date;
-};
-
-function toAccount(row: AccountRow): DashboardAccount {
+/** The account's own fields of a row: one read for sign-in also holds the password hash, which stays here. */
+function toAccount(row: DashboardAccount): DashboardAccount {
   return {
     id: row.id,
     clientId: row.clientId,

@@ -49,6 +49,7 @@ export {
   type KeepJobScheduledOptions,
   type KeptSchedule,
   keepJobScheduled,
+  runScheduledJob,
   SCHEDULE_CHECK_INTERVAL_MS,
 } from './schedules';
 export { BUS_KEY_BYTES, BusSealer, SealError, type SealedValue } from './sealing';

@@ -1,7 +1,7 @@
 import { type Bus, busInternals } from './bus';
 import type { BusCatalog, JobDefinition, JobNameOf } from './catalog';
 import type { Closable } from './closable';
-import { type ScheduleRepeatingJobOptions, scheduleRepeatingJob } from './jobs';
+import { type JobHandler, processJobs, type ScheduleRepeatingJobOptions, scheduleRepeatingJob } from './jobs';
 import { jobQueueName } from './names';
 
 /**
@@ -96,6 +96,27 @@ export async function keepJobScheduled<C extends BusCatalog, N extends JobNameOf
       clearInterval(timer);
       redis.off('ready', onReady);
       await inFlight;
+    },
+  };
+}
+
+/**
+ * A periodic pass of one service: its job `name` processed here (processJobs, one at a time) and
+ * kept scheduled every `everyMs` (keepJobScheduled: one job per period for all replicas). Closing
+ * stops keeping the schedule, then the processor.
+ */
+export async function runScheduledJob<C extends BusCatalog, N extends JobNameOf<C>>(
+  bus: Bus<C>,
+  name: N,
+  everyMs: number,
+  handler: NoInfer<JobHandler<C['jobs'][N]>>,
+): Promise<Closable> {
+  const processor = processJobs(bus, name, handler);
+  const schedule = await keepJobScheduled(bus, name, everyMs);
+  return {
+    close: async () => {
+      await schedule.close();
+      await processor.close();
     },
   };
 }

@@ -36,17 +36,7 @@ export {
   PDF_ARTIFACT,
   PDF_MAX_BYTES,
 } from './html-to-pdf/schema';
-export {
-  IMAGE_CONTENT_TYPES,
-  IMAGE_MAX_BYTES,
-  IMAGE_MAX_FILES,
-  IMAGE_MAX_PIXELS,
-  ImageThumbnailInput,
-  ImageThumbnailResult,
-  THUMBNAIL_MAX_SIZES,
-  Thumbnail,
-  ThumbnailSize,
-} from './image-thumbnail/schema';
+export * from './image-thumbnail/schema';
 export {
   CAPABILITY_JOBS,
   type CapabilityJobName,

@@ -96,6 +96,16 @@ export function serviceEnv(defaultHealthPort: number, healthPortOptions: PortOpt
   };
 }
 
+/**
+ * The shared variables of a service on the bus that keeps its own database (all but the gateway,
+ * which puts its PORT among them, and the worker, which keeps none), in this order: baseEnv, redisEnv, busEncryptionEnv, databaseEnv and
+ * serviceEnv(defaultHealthPort): BUS_ENCRYPTION_KEY seals what the process writes to Redis (job
+ * payloads, RPC, events); DATABASE_URL leads to its own schema's tables.
+ */
+export function busDatabaseServiceEnv(defaultHealthPort: number) {
+  return { ...baseEnv, ...redisEnv, ...busEncryptionEnv, ...databaseEnv, ...serviceEnv(defaultHealthPort) };
+}
+
 /** Where `pnpm start` keeps its files when DATA_DIR is unset (relative to the workspace root). */
 export const DEFAULT_DATA_DIR = '.data';
 

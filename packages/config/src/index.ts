@@ -1,6 +1,7 @@
 export {
   BUS_ENCRYPTION_KEY_BYTES,
   baseEnv,
+  busDatabaseServiceEnv,
   busEncryptionEnv,
   DEFAULT_DATA_DIR,
   databaseEnv,
@@ -10,17 +11,7 @@ export {
   redisEnv,
   serviceEnv,
 } from './fragments';
-export {
-  booleanFlag,
-  durationMs,
-  intInRange,
-  oneOf,
-  type PortOptions,
-  pathVar,
-  port,
-  secretKeyList,
-  urlVar,
-} from './helpers';
-export { ConfigError, type EnvSource, loadEnv, loadEnvOrExit } from './load-env';
+export * from './helpers';
+export { ConfigError, type EnvSource, envLoader, loadEnv, loadEnvOrExit } from './load-env';
 export { vaultKeyringEnv } from './vault-keyring';
 export { publicBaseUrl, trustProxy } from './web-env';

@@ -56,3 +56,12 @@ export function loadEnvOrExit<S extends z.ZodType>(schema: S, env: EnvSource = p
     process.exit(1);
   }
 }
+
+/**
+ * A service's `loadXxxEnv` (its `src/env.ts`, the only place that reads process.env): parses the
+ * environment (default process.env) with `schema`; a bad or missing variable prints which one and
+ * exits 1 (loadEnvOrExit).
+ */
+export function envLoader<S extends z.ZodType>(schema: S): (source?: EnvSource) => z.output<S> {
+  return (source = process.env) => loadEnvOrExit(schema, source);
+}

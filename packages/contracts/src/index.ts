@@ -44,17 +44,7 @@ export {
   UsdAmount,
   Uuid,
 } from './common';
-export {
-  CRT_DEFAULT_LIMIT,
-  CRT_MAX_LIMIT,
-  CrtCompletedRunResponse,
-  CrtInput,
-  CrtObservation,
-  CrtReplayRunResponse,
-  CrtResult,
-  CrtRunRequest,
-  CrtRunResponse,
-} from './crt';
+export * from './crt';
 export {
   CONTRACT_DEPRECATIONS,
   CONTRACT_ELEMENT_PREFIXES,
@@ -123,17 +113,7 @@ export {
   type McpToolHints,
   McpUploadSessionTool,
 } from './mcp-tools';
-export {
-  ApiKeyId,
-  ClientApiKey,
-  ClientKeysRequest,
-  CreateClientKeyRequest,
-  CreateClientKeyResponse,
-  DescribeClientResponse,
-  ListClientKeysResponse,
-  RevokeClientKeyRequest,
-  RevokeClientKeyResponse,
-} from './messages/api-keys';
+export * from './messages/api-keys';
 export {
   type PlatformCatalog,
   type PlatformJobName,
@@ -178,28 +158,7 @@ export {
   type RpcService,
   rpcCatalog,
 } from './messages/rpc';
-export {
-  CancelRunResult,
-  CreateUploadSessionRequest,
-  CreateUploadSessionResponse,
-  DAILY_SPEND_MAX_DAYS,
-  DailySpendDay,
-  DailySpendRequest,
-  DailySpendResponse,
-  HoldForRunRequest,
-  HoldForRunResponse,
-  IssueQuoteRequest,
-  ListArtifactsRequest,
-  OpenHoldsRequest,
-  OpenHoldsResponse,
-  QuoteCapabilityRequest,
-  RegisterArtifactsRequest,
-  ResolveFilesRequest,
-  ResolveFilesResponse,
-  StartCrtRunRequest,
-  StartRunRequest,
-  StartRunResponse,
-} from './messages/rpc-schemas';
+export * from './messages/rpc-schemas';
 export {
   ClaimAttemptRequest,
   ClaimAttemptResponse,
@@ -293,22 +252,7 @@ export {
   RunTimelineResponse,
 } from './run-list';
 export { SCOPE_DOCS } from './scope-docs';
-export {
-  ContentType,
-  CsvFacts,
-  FileFacts,
-  Filename,
-  ResolvedFile,
-  UPLOAD_MAX_BYTES,
-  UploadId,
-  UploadIdParams,
-  UploadRecord,
-  UploadResponse,
-  UploadSessionInput,
-  UploadSessionRequest,
-  UploadSessionResponse,
-  UploadStatus,
-} from './uploads';
+export * from './uploads';
 // The vault's wire shapes (spec §4.15-4.20).
 export {
   CandidateDecision,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { hasFieldTypes, writeJsonFileAtomic } from './json-file';
 import { isProcessAlive } from './postmaster-pid';
 
 /**
@@ -35,11 +36,7 @@ function recordFile(dataDir: string, service: string, pid: number): string {
 
 /** Writes (atomically) the record of one process. */
 export function writeInstanceRecord(dataDir: string, record: InstanceRecord): void {
-  const file = recordFile(dataDir, record.service, record.pid);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(temp, file);
+  writeJsonFileAtomic(recordFile(dataDir, record.service, record.pid), record);
 }
 
 /** Removes the record of one process (no error when it is gone already). */
@@ -48,16 +45,14 @@ export function removeInstanceRecord(dataDir: string, service: string, pid: numb
 }
 
 function isInstanceRecord(value: unknown): value is InstanceRecord {
-  if (typeof value !== 'object' || value === null) return false;
-  const v: Record<string, unknown> = { ...value };
-  return (
-    typeof v.service === 'string' &&
-    typeof v.pid === 'number' &&
-    typeof v.host === 'string' &&
-    typeof v.healthUrl === 'string' &&
-    typeof v.startedBy === 'string' &&
-    typeof v.startedAt === 'string'
-  );
+  return hasFieldTypes(value, {
+    service: 'string',
+    pid: 'number',
+    host: 'string',
+    healthUrl: 'string',
+    startedBy: 'string',
+    startedAt: 'string',
+  });
 }
 
 /**

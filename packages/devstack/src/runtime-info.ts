@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { hasFieldTypes, writeJsonFileAtomic } from './json-file';
 
 /**
  * What `pnpm start` (tools/launcher) is running, so the operator CLI and `pnpm worker` reach the
@@ -49,18 +50,16 @@ export function vaultKeyringPath(dataDir: string): string {
 }
 
 function isRuntimeInfo(value: unknown): value is RuntimeInfo {
-  if (typeof value !== 'object' || value === null) return false;
-  const v: Record<string, unknown> = { ...value };
-  return (
-    typeof v.databaseUrl === 'string' &&
-    typeof v.redisUrl === 'string' &&
-    typeof v.gatewayUrl === 'string' &&
-    typeof v.pid === 'number' &&
-    typeof v.startedAt === 'string' &&
-    typeof v.busPrefix === 'string' &&
-    (typeof v.busEncryptionKeyFile === 'string' || v.busEncryptionKeyFile === null) &&
-    typeof v.storageDir === 'string'
-  );
+  return hasFieldTypes(value, {
+    databaseUrl: 'string',
+    redisUrl: 'string',
+    gatewayUrl: 'string',
+    pid: 'number',
+    startedAt: 'string',
+    busPrefix: 'string',
+    busEncryptionKeyFile: 'string|null',
+    storageDir: 'string',
+  });
 }
 
 /** The recorded runtime info, or null when none was written. A malformed file is an error naming it. */
@@ -92,11 +91,7 @@ export function readRuntimeInfo(dataDir: string): RuntimeInfo | null {
 
 /** Writes runtime.json atomically (temp file + rename): a reader never sees half a file. */
 export function writeRuntimeInfo(dataDir: string, info: RuntimeInfo): void {
-  const file = runtimeInfoPath(dataDir);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(info, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(temp, file);
+  writeJsonFileAtomic(runtimeInfoPath(dataDir), info);
 }
 
 /** Removes runtime.json (the launcher on shutdown); no error when it is already gone. */

@@ -116,6 +116,26 @@ export class GatewayTimeoutError extends AppError {
   }
 }
 
+/**
+ * The subclass for each status that has one, e.g. 404 -> NotFoundError (deserializeError rebuilds
+ * errors that crossed the bus with it).
+ */
+export const APP_ERROR_CLASSES: Readonly<Record<number, new (message: string) => AppError>> = {
+  400: BadRequestError,
+  401: UnauthorizedError,
+  402: PaymentRequiredError,
+  403: ForbiddenError,
+  404: NotFoundError,
+  405: MethodNotAllowedError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  422: ValidationError,
+  500: InternalError,
+  502: BadGatewayError,
+  503: ServiceUnavailableError,
+  504: GatewayTimeoutError,
+};
+
 export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }

@@ -1,21 +1,5 @@
 import { z } from 'zod';
-import {
-  AppError,
-  BadGatewayError,
-  BadRequestError,
-  ConflictError,
-  ForbiddenError,
-  GatewayTimeoutError,
-  InternalError,
-  isAppError,
-  MethodNotAllowedError,
-  NotFoundError,
-  PayloadTooLargeError,
-  PaymentRequiredError,
-  ServiceUnavailableError,
-  UnauthorizedError,
-  ValidationError,
-} from './app-error';
+import { APP_ERROR_CLASSES, AppError, InternalError, isAppError } from './app-error';
 import { INTERNAL_ERROR_MESSAGE } from './http';
 
 /** An error as it crosses the bus (RPC replies): status and message, nothing else. */
@@ -26,22 +10,6 @@ export const WireError = z
   })
   .strict();
 export type WireError = z.infer<typeof WireError>;
-
-const CLASSES: Record<number, new (message: string) => AppError> = {
-  400: BadRequestError,
-  401: UnauthorizedError,
-  402: PaymentRequiredError,
-  403: ForbiddenError,
-  404: NotFoundError,
-  405: MethodNotAllowedError,
-  409: ConflictError,
-  413: PayloadTooLargeError,
-  422: ValidationError,
-  500: InternalError,
-  502: BadGatewayError,
-  503: ServiceUnavailableError,
-  504: GatewayTimeoutError,
-};
 
 /**
  * Turns a thrown value into a WireError. AppErrors keep status and message (the receiving side
@@ -61,6 +29,6 @@ export function deserializeError(wire: unknown): AppError {
   const parsed = WireError.safeParse(wire);
   if (!parsed.success) return new InternalError('malformed error from a remote service');
   const { status, message } = parsed.data;
-  const ErrorClass = CLASSES[status];
+  const ErrorClass = APP_ERROR_CLASSES[status];
   return ErrorClass ? new ErrorClass(message) : new AppError(status, message);
 }

@@ -6,15 +6,5 @@ export { loggedUrl, requestLog } from './request-log';
 export { proxiedRequestHeaders, reverseProxy } from './reverse-proxy';
 export { safeRequestTarget } from './safe-target';
 export { callUploadsData, relayArtifactContent, type UploadsDataTarget } from './uploads-data';
-export {
-  ClientGoneError,
-  callUpstream,
-  forwardedHeaders,
-  readUpstreamJson,
-  relayedError,
-  relayHeaders,
-  type UpstreamCall,
-  type UpstreamExchange,
-  type UpstreamTarget,
-} from './upstream';
+export * from './upstream';
 export { ERROR_PAGE_PATH, MAX_ERROR_PAGE_MESSAGE, upstreamErrorPage } from './upstream-error-page';

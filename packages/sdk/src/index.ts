@@ -31,28 +31,7 @@ export {
   type UploadFile,
   type WaitOptions,
 } from './client';
-export {
-  ApiError,
-  ArtifactIntegrityError,
-  AuthenticationError,
-  BadRequestError,
-  CapabilityNotRunnableError,
-  ConflictError,
-  DeadlineExceededError,
-  errorForStatus,
-  InvalidResponseError,
-  NetworkError,
-  NotFoundError,
-  PaymentRequiredError,
-  PermissionDeniedError,
-  RateLimitError,
-  RunAbortedError,
-  ServiceUnavailableError,
-  SvcError,
-  UnknownRunStateError,
-  UploadRejectedError,
-  ValidationError,
-} from './errors';
+export * from './errors';
 export {
   backoffDelay,
   DEFAULT_RETRY,

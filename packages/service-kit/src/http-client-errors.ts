@@ -19,6 +19,19 @@ interface ClientErrorAnswer {
   readonly message: string;
 }
 
+/** llhttp's codes of a malformed request (400) → what was wrong with it. */
+const MALFORMED = new Map<string, string>([
+  ['HPE_INVALID_HEADER_TOKEN', 'invalid character in a header'],
+  ['HPE_INVALID_METHOD', 'unknown method'],
+  ['HPE_INVALID_URL', 'invalid request target'],
+  ['HPE_INVALID_VERSION', 'unsupported HTTP version'],
+  ['HPE_INVALID_CONTENT_LENGTH', 'invalid Content-Length'],
+  // llhttp's code for chunked together with Content-Length too (request smuggling guard).
+  ['HPE_UNEXPECTED_CONTENT_LENGTH', 'invalid Transfer-Encoding, or sent together with Content-Length'],
+  ['HPE_INVALID_TRANSFER_ENCODING', 'invalid Transfer-Encoding, or sent together with Content-Length'],
+  ['HPE_INVALID_CHUNK_SIZE', 'invalid chunk size'],
+]);
+
 /** llhttp's error codes (and Node's timeout code) → our status and message. */
 function answerFor(code: string | undefined, headerLimit: number): ClientErrorAnswer {
   switch (code) {
@@ -31,28 +44,12 @@ function answerFor(code: string | undefined, headerLimit: number): ClientErrorAn
       return { status: 413, message: 'chunk extensions too large' };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, message: 'request timed out: it did not arrive in full in time' };
-    case 'HPE_INVALID_HEADER_TOKEN':
-      return { status: 400, message: 'malformed request: invalid character in a header' };
-    case 'HPE_INVALID_METHOD':
-      return { status: 400, message: 'malformed request: unknown method' };
-    case 'HPE_INVALID_URL':
-      return { status: 400, message: 'malformed request: invalid request target' };
-    case 'HPE_INVALID_VERSION':
-      return { status: 400, message: 'malformed request: unsupported HTTP version' };
-    case 'HPE_INVALID_CONTENT_LENGTH':
-      return { status: 400, message: 'malformed request: invalid Content-Length' };
-    // llhttp's code for chunked together with Content-Length too (request smuggling guard).
-    case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-    case 'HPE_INVALID_TRANSFER_ENCODING':
-      return {
-        status: 400,
-        message: 'malformed request: invalid Transfer-Encoding, or sent together with Content-Length',
-      };
-    case 'HPE_INVALID_CHUNK_SIZE':
-      return { status: 400, message: 'malformed request: invalid chunk size' };
-    default:
-      return { status: 400, message: 'malformed HTTP request' };
   }
+  const what = code === undefined ? undefined : MALFORMED.get(code);
+  return {
+    status: 400,
+    message: what === undefined ? 'malformed HTTP request' : `malformed request: ${what}`,
+  };
 }
 
 /** A complete HTTP/1.1 response (the socket has no ServerResponse to write it for us). */

@@ -1,14 +1,9 @@
 import {
-  baseEnv,
-  busEncryptionEnv,
-  databaseEnv,
-  type EnvSource,
+  busDatabaseServiceEnv,
+  envLoader,
   intInRange,
-  loadEnvOrExit,
   port,
   publicBaseUrl,
-  redisEnv,
-  serviceEnv,
   trustProxy,
   urlVar,
 } from '@svc/config';
@@ -19,16 +14,12 @@ import { z } from 'zod';
  * only place that reads process.env; everything else takes the parsed values.
  */
 export const DashboardEnv = z.object({
-  ...baseEnv,
-  // DATABASE_URL, DATABASE_POOL_MAX: the `dashboard` schema (accounts, sessions); no other service's tables.
-  ...databaseEnv,
-  // REDIS_URL, BUS_PREFIX, RPC_TIMEOUT_MS (ms a page waits for each service it asks, default 3_000).
-  ...redisEnv,
+  // DATABASE_URL: the `dashboard` schema (accounts, sessions); no other service's tables.
+  // RPC_TIMEOUT_MS: ms a page waits for each service it asks (default 3_000).
   // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (RPC, one-time notes); the sign-in
   // throttle's counter names are keyed from it too.
-  ...busEncryptionEnv,
   // HEALTH_PORT 8087: /healthz, /readyz, /metrics; SHUTDOWN_TIMEOUT_MS covers the HTTP drain, bus and Prisma.
-  ...serviceEnv(8087),
+  ...busDatabaseServiceEnv(8087),
   // The pages, reached only through the gateway (its DASHBOARD_URL), which proxies its origin's
   // /dashboard here; 0 = any free port (tests).
   DATA_PORT: port(8095, { allowZero: true }).describe(
@@ -59,6 +50,4 @@ export const DashboardEnv = z.object({
 export type DashboardEnv = z.output<typeof DashboardEnv>;
 
 /** Parses the environment; a bad or missing variable prints which one and exits 1. */
-export function loadDashboardEnv(source: EnvSource = process.env): DashboardEnv {
-  return loadEnvOrExit(DashboardEnv, source);
-}
+export const loadDashboardEnv = envLoader(DashboardEnv);

@@ -8,10 +8,6 @@ import { reverseProxy, type UpstreamTarget, upstreamErrorPage } from '@svc/http-
 import type { Logger } from '@svc/log';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import type { RunOrchestrator } from './domain/run-orchestrator';
-import type { RunWaiting } from './domain/run-waiter';
-import type { UploadsService } from './domain/uploads-service';
-import type { VaultService } from './domain/vault-service';
 import {
   DEFAULT_BODY_GRACE_MS,
   DEFAULT_BODY_MIN_BYTES_PER_SECOND,
@@ -28,38 +24,23 @@ import { notFound } from './middleware/not-found';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { safeRequestTarget } from './middleware/safe-input';
-import type { CatalogReader, WalletReader } from './ports';
 import type { GatewayRateLimiter } from './rate-limit/rate-limiter';
 import { createRouteKit } from './route-kit';
 import { type ContractFiles, readContractFiles } from './routes/contract';
-import { gatewayRoutes } from './routes/gateway-routes';
-import type { UploadsDataTarget } from './routes/uploads-data-proxy';
+import { type GatewayServices, gatewayRoutes } from './routes/gateway-routes';
 import type { Route } from './routing/route';
 import { createRouting, streamsBody } from './routing/serve-routes';
 
 /** `trust proxy` as express takes it: off, on, a hop count, or addresses/subnets of trusted proxies. */
 export type TrustProxy = boolean | number | string;
 
-export interface AppDeps {
+/** The services the routes call (GatewayServices), and how the app around them is set up. */
+export interface AppDeps extends GatewayServices {
   readonly logger: Logger;
   /** Verifies API keys (@svc/auth ApiKeyStore). */
   readonly keys: KeyVerifier;
-  /** Search/describe through the catalog cache. */
-  readonly catalog: CatalogReader;
-  /** `wallet.balance`, `wallet.usageStatement`, `wallet.spendDiagnostics` over RPC. */
-  readonly wallet: WalletReader;
-  /** `orchestrator.*` over RPC: runs (crt and the rest), quotes, cancel, receipts. */
-  readonly orchestrator: RunOrchestrator;
-  /** `uploads.*` over RPC: upload sessions, uploads, artifact manifests. */
-  readonly uploads: UploadsService;
-  /** `vault.*` over RPC: fields, extractions, fills, documents, audit (spec §4.15-§4.20). */
-  readonly vault: VaultService;
-  /** The uploads service's internal HTTP server (UPLOADS_URL): upload bytes and downloads stream through it. */
-  readonly uploadsData: UploadsDataTarget;
   /** PUBLIC_BASE_URL; unset: links are built from each request's own origin (public-base-url.ts). */
   readonly publicBaseUrl?: string;
-  /** Waits for a run to finish (RunWaiter, fed by `run.finished` and getRun polls). */
-  readonly runWaiter: RunWaiting;
   /** CRT_RUN_WAIT_MS: ms a crt run request waits for the run before answering 202 (default 55,000). */
   readonly crtRunWaitMs?: number;
   /** Redis + auth database checks for /readyz. */

@@ -3,9 +3,8 @@ import {
   busEncryptionEnv,
   databaseEnv,
   durationMs,
-  type EnvSource,
+  envLoader,
   intInRange,
-  loadEnvOrExit,
   port,
   publicBaseUrl,
   redisEnv,
@@ -190,6 +189,4 @@ export const GatewayEnv = z.object({
 export type GatewayEnv = z.output<typeof GatewayEnv>;
 
 /** Parses the environment; a bad or missing variable prints which one and exits 1. */
-export function loadGatewayEnv(source: EnvSource = process.env): GatewayEnv {
-  return loadEnvOrExit(GatewayEnv, source);
-}
+export const loadGatewayEnv = envLoader(GatewayEnv);

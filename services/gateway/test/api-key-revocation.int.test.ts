@@ -65,20 +65,26 @@ async function refusedEverywhere(urls: readonly string[], key: TestApiKey): Prom
 }
 
 describe('API key revocation across two gateways (integration)', () => {
+  // One private platform for the file (its own database and BUS_PREFIX: the second part cuts its
+  // gateways' Redis, and the admin CLI publishes on the prefix): the stack's gateway with a 60 s
+  // cache. Each part adds the gateway processes it needs on that database and prefix.
+  const EVENT_ENV = { API_KEY_CACHE_TTL_MS: '60000' };
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await startTestStack({ services: ['gateway'], env: EVENT_ENV });
+  }, SUITE_TIMEOUT_MS);
+
+  afterAll(() => stack?.close());
+
   describe('with Redis up: the event evicts (cache age 60 s, so only the event can refuse in time)', () => {
-    let stack: TestStack;
     let second: SecondGateway;
 
     beforeAll(async () => {
-      const env = { API_KEY_CACHE_TTL_MS: '60000' };
-      stack = await startTestStack({ services: ['gateway'], env });
-      second = await startSecondGateway(stack, env);
+      second = await startSecondGateway(stack, EVENT_ENV);
     }, SUITE_TIMEOUT_MS);
 
-    afterAll(async () => {
-      await second?.stop();
-      await stack?.close();
-    });
+    afterAll(() => second?.stop());
 
     it(
       'a key works on both, is revoked with the admin CLI, and is refused on both; others keep working',
@@ -106,29 +112,34 @@ describe('API key revocation across two gateways (integration)', () => {
   });
 
   describe('with Redis unreachable: the age bound (API_KEY_CACHE_TTL_MS 1 s) refuses', () => {
-    let stack: TestStack;
-    let second: SecondGateway;
+    let gateways: SecondGateway[] = [];
     let redisLink: TcpProxy;
 
     beforeAll(async () => {
       const real = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
       redisLink = await startTcpProxy({ host: real.hostname, port: Number(real.port || 6379) });
-      // Both gateways reach Redis through the proxy only, so cutting it loses their events.
+      // Two gateways of their own that reach Redis through the proxy only, so cutting it loses their
+      // events (the stack's gateway, on Redis directly, takes no part here).
       const env = { API_KEY_CACHE_TTL_MS: '1000', REDIS_URL: `redis://127.0.0.1:${redisLink.port}` };
-      stack = await startTestStack({ services: ['gateway'], env });
-      second = await startSecondGateway(stack, env);
+      const started = await Promise.allSettled([
+        startSecondGateway(stack, env),
+        startSecondGateway(stack, env),
+      ]);
+      gateways = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+      const failed = started.find((result) => result.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
     }, SUITE_TIMEOUT_MS);
 
     afterAll(async () => {
-      await second?.stop();
-      await stack?.close();
+      await Promise.all(gateways.map((gateway) => gateway.stop()));
       await redisLink?.close();
     });
 
     it(
       'a key revoked while the gateways cannot hear Redis is refused on both',
       async () => {
-        const urls = [stack.gatewayUrl, second.url];
+        const urls = gateways.map((gateway) => gateway.url);
+        expect(urls).toHaveLength(2);
         const doomed = await stack.createApiKey({ scopes: ['capabilities:read'] });
         const kept = await stack.createApiKey({ scopes: ['capabilities:read'] });
         for (const url of urls) expect(await whoamiStatus(url, doomed)).toBe(200);

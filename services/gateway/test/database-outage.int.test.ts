@@ -1,3 +1,4 @@
+// Cost: ~16 s on 2 cores (45-117 s busy): the 7 PostgreSQL services up and down once; its 16 faults take ~4-12 s.
 import { createPrismaClient, type PrismaClient } from '@svc/db';
 import { pollUntil, startTestStack, type TestStack } from '@svc/testkit';
 import { z } from 'zod';

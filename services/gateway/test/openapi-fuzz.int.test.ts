@@ -1,5 +1,10 @@
 import { ErrorResponse, SCOPES } from '@svc/contracts';
-import { startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
+import {
+  SHARED_STACK_BEFORE_ALL_MS,
+  type SharedTestStack,
+  sharedTestStack,
+  type TestApiKey,
+} from '@svc/testkit';
 import fc from 'fast-check';
 import { z } from 'zod';
 import {
@@ -18,7 +23,9 @@ import { rawExchange } from './support/raw-socket';
 
 // Issue 13: generated malformed requests to EVERY operation of the served /openapi.json (read at
 // test time, so a new operation is fuzzed without editing this file), with a key holding every
-// scope and without one, against the real platform (PostgreSQL's refusals included). No answer may
+// scope and without one, against the real platform (PostgreSQL's refusals included): the jest run's
+// shared one (sharedTestStack), whose configuration the fuzz needs nothing of, with a client of its
+// own (its key, its $100) so nothing it sends reaches another suite's data. No answer may
 // be a 5xx, and every 4xx is `{ok:false, error}` as JSON; /mcp past authentication answers in
 // JSON-RPC's shape (decisions M7), and no tool answers "internal error". The seed is fixed, so a
 // failure replays exactly: fast-check prints `seed` and `path` in its report.
@@ -30,7 +37,9 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_261_126);
 // Requests per operation (half with the key, on average): 21 operations → about 420 requests.
 const RUNS_PER_OPERATION = 20;
 // ms: one request; a hang fails the property with the request named rather than at jest's timeout.
-const REQUEST_TIMEOUT_MS = 20_000;
+// Above the longest a valid request may rightly wait on the shared platform: a run's wait for its
+// result (MCP_RUN_WAIT_MS, the gateway's default 25 s there; CRT_RUN_WAIT_MS 10 s).
+const REQUEST_TIMEOUT_MS = 35_000;
 const SLUGS = [
   'pii-redact',
   'html-to-pdf',
@@ -54,7 +63,7 @@ const JsonRpcAnswer = z.object({
   error: z.object({ code: z.number(), message: z.string() }).optional(),
 });
 
-let stack: TestStack;
+let stack: SharedTestStack;
 let key: TestApiKey;
 let operations: FuzzOperation[];
 let toolNames: string[];
@@ -62,13 +71,9 @@ let toolNames: string[];
 const statuses = new Map<number, number>();
 
 beforeAll(async () => {
-  stack = await startTestStack({
-    services: ['registry', 'wallet', 'orchestrator', 'uploads', 'vault', 'gateway'],
-    // ms: five tsx processes compiling at once on a busy 2-core machine can take a minute.
-    startTimeoutMs: 90_000,
-    // No worker: a crt run that happens to be valid waits 2 s and answers 202.
-    env: { RATE_LIMIT_MULTIPLIER: '1000', CRT_RUN_WAIT_MS: '2000', MCP_RUN_WAIT_MS: '2000' },
-  });
+  // Its rate limits are scaled out of the way (RATE_LIMIT_MULTIPLIER 1000, the test stacks' default),
+  // as the fuzz's bursts from one key and one address need.
+  stack = await sharedTestStack();
   key = await stack.createApiKey({ scopes: [...SCOPES], balanceUsd: '100' });
   const document = await stack.fetch('/openapi.json');
   operations = operationsOf(document.json);
@@ -82,7 +87,7 @@ beforeAll(async () => {
     .object({ result: z.object({ tools: z.array(z.object({ name: z.string() })) }) })
     .parse(listed.json)
     .result.tools.map((tool) => tool.name);
-}, 180_000);
+}, SHARED_STACK_BEFORE_ALL_MS);
 
 afterAll(() => stack?.close());
 

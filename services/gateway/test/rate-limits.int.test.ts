@@ -1,32 +1,49 @@
+import { randomUUID } from 'node:crypto';
 import { ErrorResponse } from '@svc/contracts';
-import { type FetchResult, startTestStack, type TestApiKey, type TestStack } from '@svc/testkit';
+import {
+  type FetchResult,
+  SHARED_STACK_BEFORE_ALL_MS,
+  type SharedTestStack,
+  sharedTestStack,
+  type TestApiKey,
+} from '@svc/testkit';
 import { runAdminCli } from './support/admin-cli';
 import { type SecondGateway, startSecondGateway } from './support/second-gateway';
 
-// Rate limits (issue 13, finding 5) against real processes: the stack's gateway and a second gateway
-// process on another port with the same BUS_PREFIX share one Redis, so their budgets are one. The
-// operator's overrides go through the real admin CLI. Realistic figures: RATE_LIMIT_MULTIPLIER 0.05
-// (key reads 10 per 2 s, address reads 2 per 2 s); the deterministic checks use overrides with long
-// windows, so no count depends on how fast the machine is.
+// Rate limits (issue 13, finding 5) against real processes: the jest run's shared platform
+// (sharedTestStack) and one more gateway process of this suite's own (`limited`) on another port
+// with the same database and BUS_PREFIX share one Redis, so their budgets are one. The operator's
+// overrides go through the real admin CLI. `limited` runs the realistic figures, RATE_LIMIT_MULTIPLIER
+// 0.05 (key reads 10 per 2 s, address reads 2 per 2 s) and TRUST_PROXY 1, so every check of a
+// default budget or of an address asks it; the shared gateway keeps the platform's multiplier (budgets
+// scaled out of the other suites' way), so the checks that ask it, or both, use operator overrides,
+// whose figures no multiplier scales. Overrides have long windows, so no count depends on how fast
+// the machine is. Every client and address is this suite's own (nothing else on the shared platform
+// sets X-Forwarded-For or these clients' overrides).
 
 jest.setTimeout(180_000);
 
 const ENV = { RATE_LIMIT_MULTIPLIER: '0.05', TRUST_PROXY: '1' };
 
-let stack: TestStack;
-let second: SecondGateway;
+let stack: SharedTestStack;
+let limited: SecondGateway;
 
 beforeAll(async () => {
-  stack = await startTestStack({ services: ['registry', 'wallet', 'gateway'], env: ENV });
-  second = await startSecondGateway(stack, { ...ENV, UPLOADS_URL: 'http://127.0.0.1:9' });
-});
+  stack = await sharedTestStack();
+  limited = await startSecondGateway(stack, { ...ENV, UPLOADS_URL: 'http://127.0.0.1:9' });
+}, SHARED_STACK_BEFORE_ALL_MS);
 
 afterAll(async () => {
-  await second?.stop();
+  await limited?.stop();
   await stack?.close();
 });
 
-/** `pnpm admin …` against the stack's database; its one line of JSON. */
+/** A client name no other suite (or run) of the shared database has. */
+function uniqueClientName(label: string): string {
+  return `rl-${label}-${randomUUID().slice(0, 8)}`;
+}
+
+/** `pnpm admin …` against the platform's database; its one line of JSON. */
 async function admin(args: string[]): Promise<unknown> {
   const result = await runAdminCli(args, stack.databaseUrl);
   expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
@@ -60,7 +77,7 @@ function remainingOf(result: FetchResult, budget: string): number | undefined {
 describe('rate limits across two gateway processes', () => {
   let reader: TestApiKey;
   let other: TestApiKey;
-  const clientName = `rl-reader-${Date.now()}`;
+  const clientName = uniqueClientName('reader');
 
   beforeAll(async () => {
     reader = await stack.createApiKey({ clientName, scopes: ['billing:read'], balanceUsd: '1' });
@@ -68,12 +85,12 @@ describe('rate limits across two gateway processes', () => {
   });
 
   it('states the default policy scaled by RATE_LIMIT_MULTIPLIER, and exempts the probes', async () => {
-    const first = await call(stack.gatewayUrl, '/api/account/balance', { apiKey: reader.apiKey });
+    const first = await call(limited.url, '/api/account/balance', { apiKey: reader.apiKey });
     expect(first.status).toBe(200);
     // Key reads: 200 per 2 s by default, × 0.05.
     expect(first.headers.get('ratelimit-policy')).toBe('"reads";q=10;w=2');
     expect(first.headers.get('ratelimit')).toMatch(/^"reads";r=\d+;t=[0-2]$/);
-    const health = await call(stack.gatewayUrl, '/healthz');
+    const health = await call(limited.url, '/healthz');
     expect(health.status).toBe(200);
     expect(health.headers.get('ratelimit')).toBeNull();
   });
@@ -96,10 +113,12 @@ describe('rate limits across two gateway processes', () => {
       rate_limits: { reads: { quota: 6, window_seconds: 600 } },
     });
 
-    const gateways = [stack.gatewayUrl, second.url];
+    // `limited` first, as it answered the test before; then the shared gateway, turn about. The
+    // override is the client's own, so both processes state it whatever their multipliers.
+    const gateways = [limited.url, stack.gatewayUrl];
     const served: number[] = [];
     for (let i = 0; i < 6; i += 1) {
-      const result = await call(gateways[i % 2] ?? stack.gatewayUrl, '/api/account/balance', {
+      const result = await call(gateways[i % 2] ?? limited.url, '/api/account/balance', {
         apiKey: reader.apiKey,
       });
       expect(result.status).toBe(200);
@@ -123,8 +142,8 @@ describe('rate limits across two gateway processes', () => {
       });
     }
 
-    // Another client's key has its own budget.
-    const isolated = await call(second.url, '/api/account/balance', { apiKey: other.apiKey });
+    // Another client's key has its own budget (the default of `limited`).
+    const isolated = await call(limited.url, '/api/account/balance', { apiKey: other.apiKey });
     expect(isolated.status).toBe(200);
     expect(isolated.headers.get('ratelimit-policy')).toBe('"reads";q=10;w=2');
 
@@ -135,7 +154,7 @@ describe('rate limits across two gateway processes', () => {
     });
     let back: FetchResult | undefined;
     for (let attempt = 0; attempt < 20 && back?.status !== 200; attempt += 1) {
-      back = await call(stack.gatewayUrl, '/api/account/balance', { apiKey: reader.apiKey });
+      back = await call(limited.url, '/api/account/balance', { apiKey: reader.apiKey });
     }
     expect(back?.status).toBe(200);
     expect(back?.headers.get('ratelimit-policy')).toBe('"reads";q=10;w=2');
@@ -144,7 +163,7 @@ describe('rate limits across two gateway processes', () => {
 
 describe('MCP tool calls are counted per call', () => {
   it('a batch of 12 svc_tool_quote calls spends 12 quote points: 5 run, 7 get the 429 message', async () => {
-    const clientName = `rl-mcp-${Date.now()}`;
+    const clientName = uniqueClientName('mcp');
     const key = await stack.createApiKey({ clientName, scopes: ['capabilities:quote'] });
     await admin([
       'set-rate-limit',
@@ -165,7 +184,7 @@ describe('MCP tool calls are counted per call', () => {
       method: 'tools/call',
       params: { name: 'svc_tool_quote', arguments: { slug: 'pii-redact' } },
     }));
-    const response = await fetch(`${second.url}/mcp`, {
+    const response = await fetch(`${limited.url}/mcp`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${key.apiKey}`,
@@ -212,7 +231,7 @@ describe('MCP tool calls are counted per call', () => {
 
 describe('MCP messages without a tool call', () => {
   it('spend reads; over budget the POST itself is refused, 429 in our shape with Retry-After', async () => {
-    const clientName = `rl-mcp-list-${Date.now()}`;
+    const clientName = uniqueClientName('mcp-list');
     const key = await stack.createApiKey({ clientName, scopes: ['capabilities:read'] });
     await admin([
       'set-rate-limit',
@@ -246,11 +265,12 @@ describe('MCP messages without a tool call', () => {
 
 describe('calls without a valid key are limited per source address', () => {
   it('public reads and failed key checks spend the address budget; another address has its own', async () => {
-    // TRUST_PROXY=1: req.ip is the X-Forwarded-For address (documentation range, never contacted).
+    // `limited` has TRUST_PROXY=1: req.ip is the X-Forwarded-For address (documentation range, never
+    // contacted); the shared gateway does not trust it, so these addresses are this suite's alone.
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
     const searches = await Promise.all(
       Array.from({ length: 16 }, () =>
-        call(second.url, '/api/capabilities?q=crt', { headers: from('203.0.113.10') }),
+        call(limited.url, '/api/capabilities?q=crt', { headers: from('203.0.113.10') }),
       ),
     );
     const statuses = searches.map((r) => r.status);
@@ -262,14 +282,14 @@ describe('calls without a valid key are limited per source address', () => {
       /^rate limit exceeded: the reads budget allows 2 requests per 2 s for this address/,
     );
 
-    const elsewhere = await call(second.url, '/api/capabilities?q=crt', { headers: from('203.0.113.11') });
+    const elsewhere = await call(limited.url, '/api/capabilities?q=crt', { headers: from('203.0.113.11') });
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.headers.get('ratelimit-policy')).toBe('"reads";q=2;w=2');
 
     // A key that does not verify: 401 while the address has budget, then 429.
     const guesses = await Promise.all(
       Array.from({ length: 16 }, () =>
-        call(stack.gatewayUrl, '/api/account/balance', {
+        call(limited.url, '/api/account/balance', {
           apiKey: 'svc_live_notarealkey_notarealsecret',
           headers: from('203.0.113.12'),
         }),

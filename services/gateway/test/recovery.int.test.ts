@@ -1,3 +1,4 @@
+// Cost: ~15 s on 2 cores (47 s busy): 3 services up and down once; faults: a 6 s database blip, a Redis restart.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

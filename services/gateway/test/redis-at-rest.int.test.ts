@@ -1,3 +1,4 @@
+// Cost: ~13 s on 2 cores: the run path's 5 services up and down once (~11 s); two paid runs and a key scan ~2 s.
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { QuoteResponse, RunStartResponse, RunStatusResponse } from '@svc/contracts';

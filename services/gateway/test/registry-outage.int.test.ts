@@ -1,3 +1,4 @@
+// Cost: ~9 s on 2 cores (16-59 s busy): 2 services started once, and the registry again after its SIGKILL.
 import { ErrorResponse, ListCapabilitiesResponse } from '@svc/contracts';
 import { startTestStack, type TestStack } from '@svc/testkit';
 

@@ -1,24 +1,10 @@
-import {
-  baseEnv,
-  busEncryptionEnv,
-  databaseEnv,
-  durationMs,
-  type EnvSource,
-  loadEnvOrExit,
-  redisEnv,
-  serviceEnv,
-} from '@svc/config';
+import { busDatabaseServiceEnv, durationMs, envLoader } from '@svc/config';
 import { z } from 'zod';
 
 /** The orchestrator service's environment (docs/architecture.md "Ports"); the only place it reads process.env. */
 export const OrchestratorEnv = z.object({
-  ...baseEnv,
-  ...redisEnv,
-  // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (job payloads, RPC, events).
-  ...busEncryptionEnv,
-  ...databaseEnv,
   // HEALTH_PORT (8083: the orchestrator's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
-  ...serviceEnv(8083),
+  ...busDatabaseServiceEnv(8083),
   // ms between two dispatcher sweeps; one also runs at start-up. 1 s: a run whose job Redis lost is
   // handed over again within about a second of the check that finds it (issue 15).
   RUN_DISPATCH_INTERVAL_MS: durationMs(1_000).describe(
@@ -38,6 +24,4 @@ export const OrchestratorEnv = z.object({
 export type OrchestratorEnv = z.output<typeof OrchestratorEnv>;
 
 /** Parses the environment; a bad or missing variable prints which one and exits 1. */
-export function loadOrchestratorEnv(source: EnvSource = process.env): OrchestratorEnv {
-  return loadEnvOrExit(OrchestratorEnv, source);
-}
+export const loadOrchestratorEnv = envLoader(OrchestratorEnv);

@@ -1,3 +1,4 @@
+// Cost: ~20 s on 2 cores (35-74 s busy): 3 services once; per crash point 2 orchestrator starts, the 5 s / 2 s graces.
 import { randomUUID } from 'node:crypto';
 import { serviceClient } from '@svc/bus';
 import { ServiceUnavailableError } from '@svc/errors';

@@ -1,12 +1,4 @@
-import {
-  baseEnv,
-  busEncryptionEnv,
-  databaseEnv,
-  type EnvSource,
-  loadEnvOrExit,
-  redisEnv,
-  serviceEnv,
-} from '@svc/config';
+import { busDatabaseServiceEnv, envLoader } from '@svc/config';
 import { z } from 'zod';
 
 /**
@@ -14,17 +6,10 @@ import { z } from 'zod';
  * place that reads process.env; everything else takes the parsed values.
  */
 export const RegistryEnv = z.object({
-  ...baseEnv,
-  ...databaseEnv,
-  ...redisEnv,
-  // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (job payloads, RPC, events).
-  ...busEncryptionEnv,
   // HEALTH_PORT (8081: the registry's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
-  ...serviceEnv(8081),
+  ...busDatabaseServiceEnv(8081),
 });
 export type RegistryEnv = z.output<typeof RegistryEnv>;
 
 /** Parses the environment; a bad or missing variable prints which one and exits 1. */
-export function loadRegistryEnv(source: EnvSource = process.env): RegistryEnv {
-  return loadEnvOrExit(RegistryEnv, source);
-}
+export const loadRegistryEnv = envLoader(RegistryEnv);

@@ -1,15 +1,4 @@
-import {
-  baseEnv,
-  busEncryptionEnv,
-  databaseEnv,
-  durationMs,
-  type EnvSource,
-  intInRange,
-  loadEnvOrExit,
-  port,
-  redisEnv,
-  serviceEnv,
-} from '@svc/config';
+import { busDatabaseServiceEnv, durationMs, envLoader, intInRange, port } from '@svc/config';
 import { refineStorageEnv, storageEnv } from '@svc/storage';
 import { z } from 'zod';
 
@@ -23,15 +12,9 @@ const LinkSecret = z.string().min(32, 'must be at least 32 characters');
 /** The uploads service's environment (docs/architecture.md "Ports"); the only place it reads process.env. */
 export const UploadsEnv = z
   .object({
-    ...baseEnv,
-    // REDIS_URL, BUS_PREFIX, RPC_TIMEOUT_MS (ms a registry describe may take before a session is 503).
-    ...redisEnv,
-    // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (job payloads, RPC, events).
-    ...busEncryptionEnv,
-    // DATABASE_URL, DATABASE_POOL_MAX.
-    ...databaseEnv,
-    // HEALTH_PORT (8084: the uploads service's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
-    ...serviceEnv(8084),
+    // RPC_TIMEOUT_MS: ms a registry describe may take before a session is 503. HEALTH_PORT (8084: the
+    // uploads service's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
+    ...busDatabaseServiceEnv(8084),
     // STORAGE_DRIVER (fs | s3), STORAGE_DIR, S3_* (@svc/storage).
     ...storageEnv,
     // The internal HTTP port the gateway streams upload bodies and artifact downloads through
@@ -81,6 +64,4 @@ export const UploadsEnv = z
 export type UploadsEnv = z.output<typeof UploadsEnv>;
 
 /** Parses the environment; a bad or missing variable prints which one and exits 1. */
-export function loadUploadsEnv(source: EnvSource = process.env): UploadsEnv {
-  return loadEnvOrExit(UploadsEnv, source);
-}
+export const loadUploadsEnv = envLoader(UploadsEnv);

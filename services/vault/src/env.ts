@@ -1,29 +1,13 @@
-import {
-  baseEnv,
-  busEncryptionEnv,
-  databaseEnv,
-  durationMs,
-  type EnvSource,
-  intInRange,
-  loadEnvOrExit,
-  redisEnv,
-  serviceEnv,
-  vaultKeyringEnv,
-} from '@svc/config';
+import { busDatabaseServiceEnv, durationMs, envLoader, intInRange, vaultKeyringEnv } from '@svc/config';
 import { refineStorageEnv, storageEnv } from '@svc/storage';
 import { z } from 'zod';
 
 /** The vault service's environment (docs/architecture.md "Ports"); the only place it reads process.env. */
 export const VaultEnv = z
   .object({
-    ...baseEnv,
-    // REDIS_URL, BUS_PREFIX, RPC_TIMEOUT_MS (ms an uploads call may take before the request is 503).
-    ...redisEnv,
-    // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (job payloads, RPC, events).
-    ...busEncryptionEnv,
-    ...databaseEnv,
-    // HEALTH_PORT (8085: the vault's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
-    ...serviceEnv(8085),
+    // RPC_TIMEOUT_MS: ms an uploads call may take before the request is 503. HEALTH_PORT (8085: the
+    // vault's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
+    ...busDatabaseServiceEnv(8085),
     // VAULT_KEYRING_FILE | VAULT_KEYRING: the key-encryption keys (checked by @svc/vault-crypto at start).
     ...vaultKeyringEnv,
     // STORAGE_DRIVER (fs | s3), STORAGE_DIR, S3_*: documents and templates are read, filled documents
@@ -46,6 +30,4 @@ export const VaultEnv = z
 export type VaultEnv = z.output<typeof VaultEnv>;
 
 /** Parses the environment; a bad or missing variable prints which one and exits 1. */
-export function loadVaultEnv(source: EnvSource = process.env): VaultEnv {
-  return loadEnvOrExit(VaultEnv, source);
-}
+export const loadVaultEnv = envLoader(VaultEnv);

@@ -1,26 +1,12 @@
-import {
-  baseEnv,
-  busEncryptionEnv,
-  databaseEnv,
-  durationMs,
-  type EnvSource,
-  loadEnvOrExit,
-  redisEnv,
-  serviceEnv,
-} from '@svc/config';
+import { busDatabaseServiceEnv, durationMs, envLoader } from '@svc/config';
 import { z } from 'zod';
 import { DEFAULT_QUOTE_CLEANUP_GRACE_MS, DEFAULT_QUOTE_CLEANUP_INTERVAL_MS } from './domain/quote-cleanup';
 import { DEFAULT_QUOTE_TTL_MS } from './domain/quotes';
 
 /** The wallet's environment (docs/architecture.md "Ports"); the only place it reads process.env. */
 export const WalletEnv = z.object({
-  ...baseEnv,
-  ...redisEnv,
-  // BUS_ENCRYPTION_KEY: seals what this process writes to Redis (job payloads, RPC, events).
-  ...busEncryptionEnv,
-  ...databaseEnv,
   // HEALTH_PORT (8082: the wallet's slot in docs/architecture.md "Ports"), SHUTDOWN_TIMEOUT_MS.
-  ...serviceEnv(8082),
+  ...busDatabaseServiceEnv(8082),
   // ms: how long an issued quote can start a run (expires_at = created_at + this); 15 min default.
   QUOTE_TTL_MS: durationMs(DEFAULT_QUOTE_TTL_MS).describe(
     'ms an issued quote can start a run (expires_at = created_at + this).',
@@ -37,6 +23,4 @@ export const WalletEnv = z.object({
 export type WalletEnv = z.output<typeof WalletEnv>;
 
 /** Parses the environment; a bad or missing variable prints which one and exits 1. */
-export function loadWalletEnv(source: EnvSource = process.env): WalletEnv {
-  return loadEnvOrExit(WalletEnv, source);
-}
+export const loadWalletEnv = envLoader(WalletEnv);

@@ -3,9 +3,8 @@ import {
   baseEnv,
   busEncryptionEnv,
   durationMs,
-  type EnvSource,
+  envLoader,
   intInRange,
-  loadEnvOrExit,
   redisEnv,
   serviceEnv,
 } from '@svc/config';
@@ -88,6 +87,4 @@ export const WorkerEnv = z
 export type WorkerEnv = z.output<typeof WorkerEnv>;
 
 /** Parses the environment; a bad or missing variable prints which one and exits 1. */
-export function loadWorkerEnv(source: EnvSource = process.env): WorkerEnv {
-  return loadEnvOrExit(WorkerEnv, source);
-}
+export const loadWorkerEnv = envLoader(WorkerEnv);

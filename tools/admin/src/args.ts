@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import {
   ACCOUNT_ROLES,
   type AccountRole,
@@ -237,80 +237,114 @@ function required(value: string | undefined, option: string, command: CommandNam
   return value;
 }
 
-function parseCreateKey(args: string[]): CreateKeyArgs | HelpArgs {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      client: { type: 'string' },
-      scopes: { type: 'string' },
-      label: { type: 'string' },
-      'balance-usd': { type: 'string' },
-      'spend-cap-usd': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    return { command: 'help', topic: 'create-key' };
-  }
-  const clientName = required(values.client, '--client', 'create-key').trim();
-  const scopeList = required(values.scopes, '--scopes', 'create-key')
-    .split(',')
-    .map((scope) => scope.trim())
-    .filter((scope) => scope !== '');
-  let scopes: Scope[];
-  try {
-    scopes = parseScopes(scopeList);
-  } catch (err) {
-    throw err instanceof UnknownScopeError ? new UsageError(err.message, 'create-key') : err;
-  }
-  if (scopes.length === 0) {
-    throw new UsageError('--scopes needs at least one scope', 'create-key');
-  }
-  const balance = values['balance-usd'];
-  const cap = values['spend-cap-usd'];
-  return {
-    command: 'create-key',
-    clientName,
-    scopes,
-    label: values.label === undefined || values.label.trim() === '' ? null : values.label.trim(),
-    balanceMicros: balance === undefined ? null : parseUsd(balance, '--balance-usd', 'create-key'),
-    spendCapMicros: cap === undefined ? null : parseUsd(cap, '--spend-cap-usd', 'create-key'),
+/** `--help` / `-h`, which every command takes. */
+const HELP_OPTION = { help: { type: 'boolean', short: 'h' } } as const;
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+interface CommandConfig<O extends ParseArgsOptionsConfig> {
+  args: string[];
+  strict: true;
+  allowPositionals: boolean;
+  options: O & typeof HELP_OPTION;
+}
+type ParsedCommand<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<CommandConfig<O>>>;
+
+/**
+ * One command's parser: its options (strict: an unknown option or a missing value is a usage
+ * error; positionals only where `allowPositionals`), with `--help` beside them asking for the
+ * command's usage instead, and what `build` makes of the values.
+ */
+function commandParser<const O extends ParseArgsOptionsConfig, R extends AdminArgs>(
+  command: CommandName,
+  options: O,
+  build: (parsed: ParsedCommand<O>) => R,
+  allowPositionals = false,
+): (args: string[]) => R | HelpArgs {
+  return (args) => {
+    const parsed = parseArgs<CommandConfig<O>>({
+      args,
+      strict: true,
+      allowPositionals,
+      options: { ...options, ...HELP_OPTION },
+    });
+    // (The values' type stays open while O is generic; HELP_OPTION makes `help` a boolean.)
+    if ((parsed.values as { help?: boolean }).help) return { command: 'help', topic: command };
+    return build(parsed);
   };
 }
 
-function parseListKeys(args: string[]): ListKeysArgs | HelpArgs {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: { client: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help) {
-    return { command: 'help', topic: 'list-keys' };
-  }
-  return { command: 'list-keys', clientName: values.client === undefined ? null : values.client.trim() };
+/** An optional text option: trimmed, null when absent or blank. */
+function optionalText(value: string | undefined): string | null {
+  const text = value?.trim() ?? '';
+  return text === '' ? null : text;
 }
 
-function parseRevokeKey(args: string[]): RevokeKeyArgs | HelpArgs {
-  const { values, positionals } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: true,
-    options: { help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help) {
-    return { command: 'help', topic: 'revoke-key' };
-  }
-  if (positionals.length !== 1 || positionals[0] === undefined) {
-    throw new UsageError('revoke-key takes exactly one KEY_ID or API key', 'revoke-key');
-  }
-  const keyId = extractKeyId(positionals[0]);
-  if (keyId === null) {
-    // Never echo the argument: it may be a (mistyped) secret key.
-    throw new UsageError('not a key id (12 chars [a-z0-9]) nor a well-formed API key', 'revoke-key');
-  }
-  return { command: 'revoke-key', keyId };
+const parseCreateKey = commandParser(
+  'create-key',
+  {
+    client: { type: 'string' },
+    scopes: { type: 'string' },
+    label: { type: 'string' },
+    'balance-usd': { type: 'string' },
+    'spend-cap-usd': { type: 'string' },
+  },
+  ({ values }): CreateKeyArgs => {
+    const clientName = required(values.client, '--client', 'create-key').trim();
+    const scopeList = required(values.scopes, '--scopes', 'create-key')
+      .split(',')
+      .map((scope) => scope.trim())
+      .filter((scope) => scope !== '');
+    let scopes: Scope[];
+    try {
+      scopes = parseScopes(scopeList);
+    } catch (err) {
+      throw err instanceof UnknownScopeError ? new UsageError(err.message, 'create-key') : err;
+    }
+    if (scopes.length === 0) {
+      throw new UsageError('--scopes needs at least one scope', 'create-key');
+    }
+    const balance = values['balance-usd'];
+    const cap = values['spend-cap-usd'];
+    return {
+      command: 'create-key',
+      clientName,
+      scopes,
+      label: optionalText(values.label),
+      balanceMicros: balance === undefined ? null : parseUsd(balance, '--balance-usd', 'create-key'),
+      spendCapMicros: cap === undefined ? null : parseUsd(cap, '--spend-cap-usd', 'create-key'),
+    };
+  },
+);
+
+/** list-keys and list-accounts: everything, or one client's (`--client`). */
+function byClientParser(command: 'list-keys' | 'list-accounts') {
+  return commandParser(
+    command,
+    { client: { type: 'string' } },
+    ({ values }): ListKeysArgs | ListAccountsArgs => ({
+      command,
+      clientName: values.client === undefined ? null : values.client.trim(),
+    }),
+  );
 }
+
+const parseRevokeKey = commandParser(
+  'revoke-key',
+  {},
+  ({ positionals }): RevokeKeyArgs => {
+    if (positionals.length !== 1 || positionals[0] === undefined) {
+      throw new UsageError('revoke-key takes exactly one KEY_ID or API key', 'revoke-key');
+    }
+    const keyId = extractKeyId(positionals[0]);
+    if (keyId === null) {
+      // Never echo the argument: it may be a (mistyped) secret key.
+      throw new UsageError('not a key id (12 chars [a-z0-9]) nor a well-formed API key', 'revoke-key');
+    }
+    return { command: 'revoke-key', keyId };
+  },
+  true,
+);
 
 function isParseArgsError(err: unknown): err is { code: string; message: string } {
   return (
@@ -324,53 +358,32 @@ function isParseArgsError(err: unknown): err is { code: string; message: string 
   );
 }
 
-function parseSetBalance(args: string[]): SetBalanceArgs | HelpArgs {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      client: { type: 'string' },
-      usd: { type: 'string' },
-      note: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    return { command: 'help', topic: 'set-balance' };
-  }
-  const note = values.note?.trim() ?? '';
-  return {
+const parseSetBalance = commandParser(
+  'set-balance',
+  { client: { type: 'string' }, usd: { type: 'string' }, note: { type: 'string' } },
+  ({ values }): SetBalanceArgs => ({
     command: 'set-balance',
     clientName: required(values.client, '--client', 'set-balance').trim(),
     balanceMicros: parseUsd(required(values.usd, '--usd', 'set-balance'), '--usd', 'set-balance'),
-    note: note === '' ? null : note,
-  };
-}
+    note: optionalText(values.note),
+  }),
+);
 
-function parseSetSpendCap(args: string[]): SetSpendCapArgs | HelpArgs {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      client: { type: 'string' },
-      usd: { type: 'string' },
-      none: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    return { command: 'help', topic: 'set-spend-cap' };
-  }
-  const clientName = required(values.client, '--client', 'set-spend-cap').trim();
-  if ((values.usd === undefined) === (values.none !== true)) {
-    throw new UsageError('give exactly one of --usd N or --none', 'set-spend-cap');
-  }
-  return {
-    command: 'set-spend-cap',
-    clientName,
-    spendCapMicros: values.usd === undefined ? null : parseUsd(values.usd, '--usd', 'set-spend-cap'),
-  };
-}
+const parseSetSpendCap = commandParser(
+  'set-spend-cap',
+  { client: { type: 'string' }, usd: { type: 'string' }, none: { type: 'boolean' } },
+  ({ values }): SetSpendCapArgs => {
+    const clientName = required(values.client, '--client', 'set-spend-cap').trim();
+    if ((values.usd === undefined) === (values.none !== true)) {
+      throw new UsageError('give exactly one of --usd N or --none', 'set-spend-cap');
+    }
+    return {
+      command: 'set-spend-cap',
+      clientName,
+      spendCapMicros: values.usd === undefined ? null : parseUsd(values.usd, '--usd', 'set-spend-cap'),
+    };
+  },
+);
 
 // The largest override: a window of an hour (gateway rate-limit/budgets.ts MAX_WINDOW_SECONDS).
 const MAX_WINDOW_SECONDS = 3_600;
@@ -389,50 +402,46 @@ function parsePositive(text: string, option: string): number {
   return value;
 }
 
-function parseSetRateLimit(args: string[]): SetRateLimitArgs | HelpArgs {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      client: { type: 'string' },
-      budget: { type: 'string' },
-      'per-second': { type: 'string' },
-      burst: { type: 'string' },
-      reset: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    return { command: 'help', topic: 'set-rate-limit' };
-  }
-  const clientName = required(values.client, '--client', 'set-rate-limit').trim();
-  const budget = required(values.budget, '--budget', 'set-rate-limit').trim();
-  if (!isRateLimitBudget(budget)) {
-    throw new UsageError(`--budget must be one of ${RATE_LIMIT_BUDGETS.join(', ')}`, 'set-rate-limit');
-  }
-  const perSecondText = values['per-second'];
-  if ((perSecondText === undefined) === (values.reset !== true)) {
-    throw new UsageError('give exactly one of --per-second N or --reset', 'set-rate-limit');
-  }
-  if (perSecondText === undefined) {
-    if (values.burst !== undefined) throw new UsageError('--burst goes with --per-second', 'set-rate-limit');
-    return { command: 'set-rate-limit', clientName, budget, limit: null };
-  }
-  const perSecond = parsePositive(perSecondText, '--per-second');
-  const burst = values.burst === undefined ? Math.ceil(perSecond) : parsePositive(values.burst, '--burst');
-  // The limiter counts whole requests in whole-second windows: the window is burst / rate seconds.
-  // (Rounded first: 3 / 0.3 is 10.000000000000002 in binary floating point.)
-  const windowSeconds = Math.round(burst / perSecond);
-  const whole = Math.abs(windowSeconds * perSecond - burst) < 1e-9 && windowSeconds >= 1;
-  if (!Number.isInteger(burst) || !whole || windowSeconds > MAX_WINDOW_SECONDS) {
-    throw new UsageError(
-      `--burst must be a whole number of requests and a whole multiple of --per-second, at most ${MAX_WINDOW_SECONDS} ` +
-        `times it (the budget is B requests per B/N seconds); got ${burst} / ${perSecond}`,
-      'set-rate-limit',
-    );
-  }
-  return { command: 'set-rate-limit', clientName, budget, limit: { quota: burst, windowSeconds } };
-}
+const parseSetRateLimit = commandParser(
+  'set-rate-limit',
+  {
+    client: { type: 'string' },
+    budget: { type: 'string' },
+    'per-second': { type: 'string' },
+    burst: { type: 'string' },
+    reset: { type: 'boolean' },
+  },
+  ({ values }): SetRateLimitArgs => {
+    const clientName = required(values.client, '--client', 'set-rate-limit').trim();
+    const budget = required(values.budget, '--budget', 'set-rate-limit').trim();
+    if (!isRateLimitBudget(budget)) {
+      throw new UsageError(`--budget must be one of ${RATE_LIMIT_BUDGETS.join(', ')}`, 'set-rate-limit');
+    }
+    const perSecondText = values['per-second'];
+    if ((perSecondText === undefined) === (values.reset !== true)) {
+      throw new UsageError('give exactly one of --per-second N or --reset', 'set-rate-limit');
+    }
+    if (perSecondText === undefined) {
+      if (values.burst !== undefined)
+        throw new UsageError('--burst goes with --per-second', 'set-rate-limit');
+      return { command: 'set-rate-limit', clientName, budget, limit: null };
+    }
+    const perSecond = parsePositive(perSecondText, '--per-second');
+    const burst = values.burst === undefined ? Math.ceil(perSecond) : parsePositive(values.burst, '--burst');
+    // The limiter counts whole requests in whole-second windows: the window is burst / rate seconds.
+    // (Rounded first: 3 / 0.3 is 10.000000000000002 in binary floating point.)
+    const windowSeconds = Math.round(burst / perSecond);
+    const whole = Math.abs(windowSeconds * perSecond - burst) < 1e-9 && windowSeconds >= 1;
+    if (!Number.isInteger(burst) || !whole || windowSeconds > MAX_WINDOW_SECONDS) {
+      throw new UsageError(
+        `--burst must be a whole number of requests and a whole multiple of --per-second, at most ${MAX_WINDOW_SECONDS} ` +
+          `times it (the budget is B requests per B/N seconds); got ${burst} / ${perSecond}`,
+        'set-rate-limit',
+      );
+    }
+    return { command: 'set-rate-limit', clientName, budget, limit: { quota: burst, windowSeconds } };
+  },
+);
 
 function parseEmail(value: string | undefined, command: CommandName): string {
   const email = normalizeEmail(required(value, '--email', command));
@@ -442,72 +451,46 @@ function parseEmail(value: string | undefined, command: CommandName): string {
   return email;
 }
 
-function parseCreateAccount(args: string[]): CreateAccountArgs | HelpArgs {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      client: { type: 'string' },
-      email: { type: 'string' },
-      role: { type: 'string' },
-      'password-stdin': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) return { command: 'help', topic: 'create-account' };
-  const clientName = required(values.client, '--client', 'create-account').trim();
-  const email = parseEmail(values.email, 'create-account');
-  const role = required(values.role, '--role', 'create-account').trim();
-  if (!isAccountRole(role)) {
-    throw new UsageError(`--role must be one of ${ACCOUNT_ROLES.join(', ')}`, 'create-account');
-  }
-  return {
-    command: 'create-account',
-    clientName,
-    email,
-    role,
-    passwordFromStdin: values['password-stdin'] === true,
-  };
-}
+const parseCreateAccount = commandParser(
+  'create-account',
+  {
+    client: { type: 'string' },
+    email: { type: 'string' },
+    role: { type: 'string' },
+    'password-stdin': { type: 'boolean' },
+  },
+  ({ values }): CreateAccountArgs => {
+    const clientName = required(values.client, '--client', 'create-account').trim();
+    const email = parseEmail(values.email, 'create-account');
+    const role = required(values.role, '--role', 'create-account').trim();
+    if (!isAccountRole(role)) {
+      throw new UsageError(`--role must be one of ${ACCOUNT_ROLES.join(', ')}`, 'create-account');
+    }
+    return {
+      command: 'create-account',
+      clientName,
+      email,
+      role,
+      passwordFromStdin: values['password-stdin'] === true,
+    };
+  },
+);
 
-function parseListAccounts(args: string[]): ListAccountsArgs | HelpArgs {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: { client: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help) return { command: 'help', topic: 'list-accounts' };
-  return { command: 'list-accounts', clientName: values.client === undefined ? null : values.client.trim() };
-}
-
-function parseResetPassword(args: string[]): ResetPasswordArgs | HelpArgs {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    options: {
-      email: { type: 'string' },
-      'password-stdin': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) return { command: 'help', topic: 'reset-password' };
-  return {
+const parseResetPassword = commandParser(
+  'reset-password',
+  { email: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+  ({ values }): ResetPasswordArgs => ({
     command: 'reset-password',
     email: parseEmail(values.email, 'reset-password'),
     passwordFromStdin: values['password-stdin'] === true,
-  };
-}
+  }),
+);
 
 function accountByEmailParser(command: AccountByEmailArgs['command']) {
-  return (args: string[]): AccountByEmailArgs | HelpArgs => {
-    const { values } = parseArgs({
-      args,
-      strict: true,
-      options: { email: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-    if (values.help) return { command: 'help', topic: command };
-    return { command, email: parseEmail(values.email, command) };
-  };
+  return commandParser(command, { email: { type: 'string' } }, ({ values }) => ({
+    command,
+    email: parseEmail(values.email, command),
+  }));
 }
 
 function parseVault(args: string[]): VaultArgs | HelpArgs {
@@ -518,20 +501,17 @@ function parseVault(args: string[]): VaultArgs | HelpArgs {
   }
 }
 
-function parseInstances(args: string[]): InstancesArgs | HelpArgs {
-  const { values } = parseArgs({ args, strict: true, options: { help: { type: 'boolean', short: 'h' } } });
-  return values.help ? { command: 'help', topic: 'instances' } : { command: 'instances' };
-}
+const parseInstances = commandParser('instances', {}, (): InstancesArgs => ({ command: 'instances' }));
 
 const PARSERS: Record<CommandName, (args: string[]) => AdminArgs> = {
   'create-key': parseCreateKey,
-  'list-keys': parseListKeys,
+  'list-keys': byClientParser('list-keys'),
   'revoke-key': parseRevokeKey,
   'set-balance': parseSetBalance,
   'set-spend-cap': parseSetSpendCap,
   'set-rate-limit': parseSetRateLimit,
   'create-account': parseCreateAccount,
-  'list-accounts': parseListAccounts,
+  'list-accounts': byClientParser('list-accounts'),
   'reset-password': parseResetPassword,
   'disable-account': accountByEmailParser('disable-account'),
   'revoke-sessions': accountByEmailParser('revoke-sessions'),

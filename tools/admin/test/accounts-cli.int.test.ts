@@ -1,9 +1,12 @@
 import path from 'node:path';
 import { AccountStore, SessionStore } from '@svc/auth/accounts';
 import { type CommandResult, createTestDatabase, runCommand, type TestDatabase } from '@svc/testkit';
+import { adminInProcess } from './admin-in-process';
 
-// The dashboard account commands, through the real CLI (child process) against a fresh, migrated
-// database; the password is read from stdin or generated and printed once.
+// The dashboard account commands against a fresh, migrated database; the password is read from
+// stdin or generated and printed once. Commands that read stdin (--password-stdin) run the real CLI
+// as a child process, with that stdin; the others run in this process (adminInProcess: what the bin
+// runs, with the same env and cwd), sparing a node + tsx start each.
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'tools/admin/bin/admin.cjs');
 
@@ -11,13 +14,11 @@ let database: TestDatabase;
 let accounts: AccountStore;
 let sessions: SessionStore;
 
-/** Runs `admin …` with `stdin` written to its standard input (then closed). */
-function runAdmin(args: string[], stdin = ''): Promise<CommandResult> {
-  return runCommand(process.execPath, [BIN, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: database.url },
-    stdin,
-  });
+/** Runs `admin …` in this process (no stdin), or as a child process with `stdin` written to its standard input (then closed). */
+function runAdmin(args: string[], stdin?: string): Promise<CommandResult> {
+  const env = { ...process.env, DATABASE_URL: database.url };
+  if (stdin === undefined) return adminInProcess(args, { cwd: ROOT, env });
+  return runCommand(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdin });
 }
 
 function json(result: CommandResult): Record<string, unknown> {

@@ -4,9 +4,13 @@ import path from 'node:path';
 import { ApiKeyStore, parseApiKey, provisionClient } from '@svc/auth';
 import { ledgerTotals, spendPeriod } from '@svc/db';
 import { type CommandResult, createTestDatabase, runCommand, type TestDatabase } from '@svc/testkit';
+import { adminInProcess } from './admin-in-process';
 
-// Runs the real CLI as a child process against a fresh, migrated database (dropped afterwards).
-// Each run starts node + tsx (a few seconds, more via pnpm).
+// Runs the CLI against a fresh, migrated database (dropped afterwards). A child process starts
+// node + tsx (a second or more of CPU, more via pnpm), so most commands run in this process
+// (adminInProcess: what the bin runs, with the env and cwd a child would get); the bin itself runs
+// as a child for what only a process shows: `pnpm admin …` as the README has it (the first
+// create-key), and the exit codes and output of --help (0), a usage error (2) and a failure (1).
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'tools/admin/bin/admin.cjs');
 
@@ -15,14 +19,18 @@ type CliResult = CommandResult;
 interface RunOptions {
   /** Run as an operator does, `pnpm admin …` from the workspace root (slower: pnpm starts first). */
   viaPnpm?: boolean;
+  /** `node tools/admin/bin/admin.cjs …`: a child process of its own. */
+  viaBin?: boolean;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
 }
 
 function runAdmin(args: string[], options: RunOptions = {}): Promise<CliResult> {
   const env = options.env ?? { ...process.env, DATABASE_URL: database.url };
-  const [command, argv] = options.viaPnpm ? ['pnpm', ['admin', ...args]] : [process.execPath, [BIN, ...args]];
-  return runCommand(command, argv, { cwd: options.cwd ?? ROOT, env });
+  const cwd = options.cwd ?? ROOT;
+  if (options.viaPnpm) return runCommand('pnpm', ['admin', ...args], { cwd, env });
+  if (options.viaBin) return runCommand(process.execPath, [BIN, ...args], { cwd, env });
+  return adminInProcess(args, { cwd, env });
 }
 
 /** stdout must be exactly one line holding one JSON value. */
@@ -161,7 +169,9 @@ describe('pnpm admin', () => {
   });
 
   it('an unknown scope exits 2, names it, lists the valid ones, and writes nothing', async () => {
-    const result = await runAdmin(['create-key', '--client', 'typo', '--scopes', 'capabilities:read,root']);
+    const result = await runAdmin(['create-key', '--client', 'typo', '--scopes', 'capabilities:read,root'], {
+      viaBin: true,
+    });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('root');
@@ -186,7 +196,7 @@ describe('pnpm admin', () => {
   });
 
   it('--help prints usage on stdout and exits 0', async () => {
-    const result = await runAdmin(['--help']);
+    const result = await runAdmin(['--help'], { viaBin: true });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('create-key --client NAME --scopes');
   });
@@ -212,9 +222,7 @@ describe('pnpm admin', () => {
       });
 
     it('set-balance writes one adjustment of the difference and prints one JSON line', async () => {
-      const output = onlyJsonLine(
-        await runAdmin(['set-balance', '--client', 'money', '--usd', '4.25'], { viaPnpm: true }),
-      );
+      const output = onlyJsonLine(await runAdmin(['set-balance', '--client', 'money', '--usd', '4.25']));
       expect(output).toEqual({ client_id: clientId, balance_usd: '4.25', adjustment_usd: '-5.75' });
       expect(await adjustments()).toEqual([
         expect.objectContaining({
@@ -279,11 +287,12 @@ describe('pnpm admin', () => {
     it('an unknown client exits 1 naming it, and writes nothing', async () => {
       const before = await database.prisma.ledgerEntry.count();
       const accounts = await database.prisma.walletAccount.count();
-      for (const args of [
-        ['set-balance', '--client', 'nobody', '--usd', '5'],
-        ['set-spend-cap', '--client', 'nobody', '--usd', '5'],
-      ]) {
-        const result = await runAdmin(args);
+      // The first through the bin: exit code 1 and that one stderr line are the process's.
+      for (const [args, options] of [
+        [['set-balance', '--client', 'nobody', '--usd', '5'], { viaBin: true }],
+        [['set-spend-cap', '--client', 'nobody', '--usd', '5'], {}],
+      ] satisfies Array<[string[], RunOptions]>) {
+        const result = await runAdmin(args, options);
         expect(result).toMatchObject({ code: 1, stdout: '' });
         expect(result.stderr).toBe('admin: unknown client: nobody\n');
       }

@@ -19,10 +19,13 @@ import {
   testRedisUrl,
 } from '@svc/testkit';
 import { createKeyringFile, fieldSubject, loadKeyringFile, openValue } from '@svc/vault-crypto';
+import { adminInProcess } from './admin-in-process';
 
 // `pnpm admin vault …` against a real vault process (services/vault/src/main.ts) on a fresh
 // database, a bus under a fresh prefix and a keyring file in a temp directory: add a key version,
-// rotate, and every value still opens under the new version.
+// rotate, and every value still opens under the new version. The commands run in this process
+// (adminInProcess: what the bin runs, with the same env and cwd), sparing a node + tsx start each;
+// a usage mistake runs the bin as a child, for its exit code and output as a process.
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'tools/admin/bin/admin.cjs');
 
@@ -63,6 +66,11 @@ function stackEnv(): NodeJS.ProcessEnv {
 }
 
 function runAdmin(args: string[], env: NodeJS.ProcessEnv = stackEnv()): Promise<CommandResult> {
+  return adminInProcess(args, { cwd: ROOT, env });
+}
+
+/** `node tools/admin/bin/admin.cjs …`: a child process of its own. */
+function runAdminBin(args: string[], env: NodeJS.ProcessEnv = stackEnv()): Promise<CommandResult> {
   return runCommand(process.execPath, [BIN, ...args], { cwd: ROOT, env });
 }
 
@@ -211,7 +219,7 @@ describe('pnpm admin vault', () => {
   });
 
   test('mistakes: usage (2), an inline keyring or no bus (1)', async () => {
-    const unknown = await runAdmin(['vault', 'spin']);
+    const unknown = await runAdminBin(['vault', 'spin']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown vault command "spin"');
     const help = await runAdmin(['vault', '--help']);

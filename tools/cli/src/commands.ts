@@ -1,16 +1,18 @@
 import { mkdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import type {
-  ArtifactManifestResponse,
-  BalanceResponse,
-  DescribeCapabilityResponse,
-  ListCapabilitiesResponse,
-  ListRunsQueryInput,
-  ListRunsResponse,
-  RunStatusResponse,
-  UsageStatementResponse,
-} from '@svc/contracts';
-import { CapabilityNotRunnableError, type SvcClient } from '@svc/sdk';
+// The wire types come through the SDK, which re-exports the ones a caller handles.
+import {
+  type ArtifactManifestResponse,
+  type BalanceResponse,
+  CapabilityNotRunnableError,
+  type DescribeCapabilityResponse,
+  type ListCapabilitiesResponse,
+  type ListRunsQueryInput,
+  type ListRunsResponse,
+  type RunStatusResponse,
+  type SvcClient,
+  type UsageStatementResponse,
+} from '@svc/sdk';
 import Table from 'cli-table3';
 import { EXIT, type ExitCode } from './exit-codes';
 import type { Output } from './output';

@@ -51,31 +51,38 @@ export const EXIT_CODES_HELP = `Exit codes:
 const REFUSED_STATUSES = new Set([401, 402, 403, 409, 413, 415, 422]);
 const UNAVAILABLE_STATUSES = new Set([408, 429]);
 
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** Refused with no status to go by: a capability that cannot be run, a file describe rules out. */
+const REFUSED_ERRORS: readonly ErrorClass[] = [CapabilityNotRunnableError, UploadRejectedError];
+/** Try again later: no answer, the deadline passed, or 5xx/429 once the SDK's retries are spent. */
+const UNAVAILABLE_ERRORS: readonly ErrorClass[] = [
+  NetworkError,
+  DeadlineExceededError,
+  ServiceUnavailableError,
+  RateLimitError,
+];
+// A body off the contract, an unknown run state, a refused download, Ctrl-C (main: 130): no
+// status decides these, whatever the answer's own status was.
+const FAILURE_ERRORS: readonly ErrorClass[] = [
+  ArtifactIntegrityError,
+  InvalidResponseError,
+  UnknownRunStateError,
+  RunAbortedError,
+];
+
+function isOneOf(error: unknown, classes: readonly ErrorClass[]): boolean {
+  return classes.some((errorClass) => error instanceof errorClass);
+}
+
 /** The exit code for an error thrown by a command. */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError || error instanceof ConfigError) return EXIT.usage;
   if (error instanceof InterruptedError) return EXIT.interrupted;
-  if (error instanceof CapabilityNotRunnableError || error instanceof UploadRejectedError)
-    return EXIT.refused;
-  if (
-    error instanceof NetworkError ||
-    error instanceof DeadlineExceededError ||
-    error instanceof ServiceUnavailableError ||
-    error instanceof RateLimitError
-  ) {
-    return EXIT.unavailable;
-  }
+  if (isOneOf(error, REFUSED_ERRORS)) return EXIT.refused;
+  if (isOneOf(error, UNAVAILABLE_ERRORS)) return EXIT.unavailable;
   if (error instanceof NotFoundError) return EXIT.notFound;
-  // A body off the contract, an unknown run state, a refused download, Ctrl-C (main: 130): no
-  // status decides these, whatever the answer's own status was.
-  if (
-    error instanceof ArtifactIntegrityError ||
-    error instanceof InvalidResponseError ||
-    error instanceof UnknownRunStateError ||
-    error instanceof RunAbortedError
-  ) {
-    return EXIT.failure;
-  }
+  if (isOneOf(error, FAILURE_ERRORS)) return EXIT.failure;
   if (error instanceof SvcError && error.status > 0) return exitCodeForStatus(error.status);
   return EXIT.failure;
 }

@@ -4,12 +4,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onePagePdf, SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from '@svc/testkit';
-import { corruptingProxy, jsonOf, spawnPnpmSvc, spawnSvc, svc } from './support';
+import { corruptingProxy, jsonOf, spawnPnpmSvc, spawnSvc, svc, svcInProcess } from './support';
 
 /**
- * `svc` as a child process against the jest run's shared platform (gateway, registry, wallet,
- * orchestrator, uploads, a node worker; no browser worker): the key by SVC_API_KEY or a config
- * file, `--json` output and the exit codes of docs/decisions.md SC2.
+ * `svc` against the jest run's shared platform (gateway, registry, wallet, orchestrator, uploads, a
+ * node worker; no browser worker): the key by SVC_API_KEY or a config file, `--json` output and the
+ * exit codes of docs/decisions.md SC2. Most commands run in this process (svcInProcess: runCli, what
+ * the bin runs, with the environment and cwd a child would get), since each child costs a node + tsx
+ * start; the bin itself runs as a child where only a process shows the behaviour: exit codes and one
+ * JSON value on stdout (in the first test), reading stdin (`svc login`), printing an error once, Ctrl-C.
  */
 
 jest.setTimeout(180_000);
@@ -52,19 +55,20 @@ afterAll(async () => {
 describe('svc against the platform', () => {
   it('search and describe need no key; describe says whether a capability can be run', async () => {
     const noKey = { HOME: dir, SVC_BASE_URL: stack.gatewayUrl };
+    // The bin as a child: exit 0 with one JSON value on stdout, and exit 5 below.
     const found = await svc(['search', 'redact', '--json'], noKey);
     expect(found.code).toBe(0);
     const slugs = (jsonOf(found).capabilities as Array<{ slug: string }>).map((c) => c.slug);
     expect(slugs).toContain('pii-redact');
 
-    const human = await svc(['search', '--category', 'network', '--limit', '5'], noKey);
+    const human = await svcInProcess(['search', '--category', 'network', '--limit', '5'], noKey);
     expect(human.code).toBe(0);
 
-    const described = await svc(['describe', 'pii-redact', '--json'], noKey);
+    const described = await svcInProcess(['describe', 'pii-redact', '--json'], noKey);
     expect(described.code).toBe(0);
     expect(jsonOf(described)).toMatchObject({ ok: true, capability: { slug: 'pii-redact' } });
 
-    const whois = await svc(['describe', 'whois'], noKey);
+    const whois = await svcInProcess(['describe', 'whois'], noKey);
     expect(whois.code).toBe(0);
     expect(whois.stdout).toMatch(/cannot be run/);
 
@@ -75,13 +79,16 @@ describe('svc against the platform', () => {
 
   it('quotes, then runs pii-redact with --wait and --json (input from @file)', async () => {
     const input = { text: `Mail jane.${tag}@example.com` };
-    const quoted = await svc(['quote', 'pii-redact', '--input', JSON.stringify(input), '--json'], env);
+    const quoted = await svcInProcess(
+      ['quote', 'pii-redact', '--input', JSON.stringify(input), '--json'],
+      env,
+    );
     expect(quoted.code).toBe(0);
     expect(jsonOf(quoted)).toMatchObject({ ok: true, quote: { slug: 'pii-redact' } });
 
     const file = join(dir, 'input.json');
     writeFileSync(file, JSON.stringify(input));
-    const ran = await svc(
+    const ran = await svcInProcess(
       ['run', 'pii-redact', '--input', '@input.json', '--wait', '--deadline', '60s', '--json'],
       env,
       {
@@ -96,46 +103,49 @@ describe('svc against the platform', () => {
     expect(ran.stderr).toMatch(/quoted \d/);
     expect(ran.stderr).toContain(`run ${String(record.run_id)}: completed`);
 
-    const status = await svc(['status', String(record.run_id), '--json'], env);
+    const status = await svcInProcess(['status', String(record.run_id), '--json'], env);
     expect(status.code).toBe(0);
     expect(jsonOf(status)).toMatchObject({ run_id: record.run_id, status: 'completed' });
     // Cancelling a finished run: 409, refused.
-    const cancel = await svc(['cancel', String(record.run_id), '--json'], env);
+    const cancel = await svcInProcess(['cancel', String(record.run_id), '--json'], env);
     expect(cancel.code).toBe(3);
     expect(jsonOf(cancel)).toMatchObject({ ok: false, status: 409, exit_code: 3 });
   });
 
   it('refuses a describe_only capability before any quote (exit 3)', async () => {
-    const quoted = await svc(['quote', 'whois', '--input', '{"domain":"example.com"}', '--json'], env);
+    const quoted = await svcInProcess(
+      ['quote', 'whois', '--input', '{"domain":"example.com"}', '--json'],
+      env,
+    );
     expect(quoted.code).toBe(3);
     expect(jsonOf(quoted)).toMatchObject({ ok: false, exit_code: 3, kind: 'CapabilityNotRunnableError' });
-    const ran = await svc(['run', 'whois', '--input', '{"domain":"example.com"}', '--wait'], env);
+    const ran = await svcInProcess(['run', 'whois', '--input', '{"domain":"example.com"}', '--wait'], env);
     expect(ran.code).toBe(3);
     expect(ran.stderr).toMatch(/describe_only/);
   });
 
   it('shows the balance and the usage statement', async () => {
-    const balance = await svc(['balance', '--json'], env);
+    const balance = await svcInProcess(['balance', '--json'], env);
     expect(balance.code).toBe(0);
     expect(jsonOf(balance)).toMatchObject({ ok: true, currency: 'USD' });
-    const human = await svc(['balance'], env);
+    const human = await svcInProcess(['balance'], env);
     expect(human.stdout).toMatch(/remaining/);
-    const usage = await svc(['usage', '--json'], env);
+    const usage = await svcInProcess(['usage', '--json'], env);
     expect(usage.code).toBe(0);
     expect(jsonOf(usage)).toMatchObject({ ok: true, totals: { runs: expect.any(Number) } });
-    const bad = await svc(['usage', '--from', 'yesterday'], env);
+    const bad = await svcInProcess(['usage', '--from', 'yesterday'], env);
     expect(bad.code).toBe(2);
   });
 
   it('uploads a PDF, runs pdf-extract-text on it and downloads the verified artifacts', async () => {
     const pdf = join(dir, 'letter.pdf');
     writeFileSync(pdf, onePagePdf(`Hello ${tag}`));
-    const uploaded = await svc(['upload', 'pdf-extract-text', 'letter.pdf'], env, { cwd: dir });
+    const uploaded = await svcInProcess(['upload', 'pdf-extract-text', 'letter.pdf'], env, { cwd: dir });
     expect(uploaded.code).toBe(0);
     const uploadId = uploaded.stdout.trim();
     expect(uploadId).toMatch(/^[0-9a-f-]{36}$/);
 
-    const ran = await svc(
+    const ran = await svcInProcess(
       ['run', 'pdf-extract-text', '--input', JSON.stringify({ upload_id: uploadId }), '--wait', '--json'],
       env,
     );
@@ -143,7 +153,7 @@ describe('svc against the platform', () => {
     const runId = String(jsonOf(ran).run_id);
 
     const out = join(dir, 'out');
-    const listed = await svc(['artifacts', runId, '--download', out, '--json'], env);
+    const listed = await svcInProcess(['artifacts', runId, '--download', out, '--json'], env);
     expect(listed.code).toBe(0);
     const manifest = jsonOf(listed) as {
       artifacts: Array<{ name: string; sha256: string; size_bytes: number }>;
@@ -163,7 +173,7 @@ describe('svc against the platform', () => {
     const proxy = await corruptingProxy(stack.gatewayUrl);
     try {
       const bad = join(dir, 'bad');
-      const corrupted = await svc(['artifacts', runId, '--download', bad, '--json'], {
+      const corrupted = await svcInProcess(['artifacts', runId, '--download', bad, '--json'], {
         ...env,
         SVC_BASE_URL: proxy.url,
       });
@@ -176,14 +186,14 @@ describe('svc against the platform', () => {
 
     // A file describe rules out: refused before any byte is sent.
     writeFileSync(join(dir, 'table.csv'), 'a,b\n1,2\n');
-    const refused = await svc(['upload', 'pdf-extract-text', join(dir, 'table.csv'), '--json'], env);
+    const refused = await svcInProcess(['upload', 'pdf-extract-text', join(dir, 'table.csv'), '--json'], env);
     expect(refused.code).toBe(3);
     expect(jsonOf(refused)).toMatchObject({ kind: 'UploadRejectedError' });
   });
 
   it('runs crt (fake CT providers) with and without --wait; a public suffix is refused (exit 3)', async () => {
     const apex = `cli-${tag}.com`;
-    const waited = await svc(
+    const waited = await svcInProcess(
       ['run', 'crt', '--input', JSON.stringify({ apex, limit: 5 }), '--wait', '--json'],
       env,
     );
@@ -198,14 +208,17 @@ describe('svc against the platform', () => {
     expect(waited.stderr).toMatch(/quoted 0(\.0+)? USD/);
 
     // Without --wait: crt answers at once (its synchronous §4.5 answer); human stdout is the run id.
-    const started = await svc(['run', 'crt', '--input', JSON.stringify({ apex: `cli2-${tag}.com` })], env);
+    const started = await svcInProcess(
+      ['run', 'crt', '--input', JSON.stringify({ apex: `cli2-${tag}.com` })],
+      env,
+    );
     expect(started.code).toBe(0);
     const runId = started.stdout.trim();
     expect(runId).toMatch(/^[0-9a-f-]{36}$/);
-    const status = await svc(['status', runId, '--json'], env);
+    const status = await svcInProcess(['status', runId, '--json'], env);
     expect(jsonOf(status)).toMatchObject({ run_id: runId, slug: 'crt', status: 'completed' });
 
-    const suffix = await svc(['run', 'crt', '--input', '{"apex":"co.uk"}', '--wait', '--json'], env);
+    const suffix = await svcInProcess(['run', 'crt', '--input', '{"apex":"co.uk"}', '--wait', '--json'], env);
     expect(suffix.code).toBe(3);
     expect(jsonOf(suffix)).toMatchObject({ ok: false, status: 422, exit_code: 3 });
   });
@@ -216,7 +229,7 @@ describe('svc against the platform', () => {
     const own = { ...env, SVC_API_KEY: key.apiKey };
     const ids: string[] = [];
     for (const n of [1, 2]) {
-      const started = await svc(
+      const started = await svcInProcess(
         ['run', 'crt', '--input', JSON.stringify({ apex: `runs${n}-${tag}.com` })],
         own,
       );
@@ -225,7 +238,7 @@ describe('svc against the platform', () => {
     }
     const newestFirst = [...ids].reverse();
 
-    const first = await svc(['runs', '--limit', '1', '--json'], own);
+    const first = await svcInProcess(['runs', '--limit', '1', '--json'], own);
     expect(first.code).toBe(0);
     const page = jsonOf(first) as {
       ok: boolean;
@@ -235,40 +248,42 @@ describe('svc against the platform', () => {
     expect(page.runs.map((run) => run.run_id)).toEqual(newestFirst.slice(0, 1));
     expect(page.next_cursor).toEqual(expect.any(String));
     const second = jsonOf(
-      await svc(['runs', '--limit', '1', '--cursor', String(page.next_cursor), '--json'], own),
+      await svcInProcess(['runs', '--limit', '1', '--cursor', String(page.next_cursor), '--json'], own),
     );
     expect((second.runs as Array<{ run_id: string }>).map((run) => run.run_id)).toEqual(newestFirst.slice(1));
 
-    const all = jsonOf(await svc(['runs', '--all', '--limit', '1', '--state', 'completed', '--json'], own));
+    const all = jsonOf(
+      await svcInProcess(['runs', '--all', '--limit', '1', '--state', 'completed', '--json'], own),
+    );
     expect(all).toMatchObject({ ok: true, next_cursor: null });
     expect((all.runs as Array<{ run_id: string }>).map((run) => run.run_id)).toEqual(newestFirst);
 
-    const human = await svc(['runs', '--limit', '1'], own);
+    const human = await svcInProcess(['runs', '--limit', '1'], own);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain(newestFirst[0]);
     expect(human.stdout).toMatch(/crt.*completed/);
     expect(human.stderr).toMatch(/more: svc runs --cursor \S+/);
-    const none = await svc(['runs', '--capability', 'pii-redact'], own);
+    const none = await svcInProcess(['runs', '--capability', 'pii-redact'], own);
     expect(none.stdout.trim()).toBe('no runs');
-    const badCursor = await svc(['runs', '--cursor', 'not-a-cursor', '--json'], own);
+    const badCursor = await svcInProcess(['runs', '--cursor', 'not-a-cursor', '--json'], own);
     expect(badCursor.code).toBe(3);
     expect(jsonOf(badCursor)).toMatchObject({ ok: false, status: 422 });
   });
 
   it('cancels a queued run; a --wait past its --deadline cancels the run on the server (exit 4)', async () => {
     // html-to-pdf needs a browser worker, which the shared platform has none of: runs stay queued.
-    const started = await svc(
+    const started = await svcInProcess(
       ['run', 'html-to-pdf', '--input', JSON.stringify({ html: `<p>${tag}</p>` })],
       env,
     );
     expect(started.code).toBe(0);
     const runId = started.stdout.trim();
     expect(runId).toMatch(/^[0-9a-f-]{36}$/);
-    const cancelled = await svc(['cancel', runId, '--json'], env);
+    const cancelled = await svcInProcess(['cancel', runId, '--json'], env);
     expect(cancelled.code).toBe(0);
     expect(jsonOf(cancelled)).toMatchObject({ run_id: runId, status: 'cancelled' });
 
-    const waited = await svc(
+    const waited = await svcInProcess(
       [
         'run',
         'html-to-pdf',
@@ -289,10 +304,10 @@ describe('svc against the platform', () => {
       kind: 'DeadlineExceededError',
       run_status: 'cancelled',
     });
-    const status = await svc(['status', String(error.run_id), '--json'], env);
+    const status = await svcInProcess(['status', String(error.run_id), '--json'], env);
     expect(jsonOf(status)).toMatchObject({ status: 'cancelled' });
 
-    const unknown = await svc(['status', randomUUID(), '--json'], env);
+    const unknown = await svcInProcess(['status', randomUUID(), '--json'], env);
     expect(unknown.code).toBe(5);
   });
 
@@ -307,7 +322,7 @@ describe('svc against the platform', () => {
     const result = await running.exit;
     expect(result.code).toBe(130);
     expect(result.stderr).toMatch(/svc: interrupted \(SIGINT\); cancelling/);
-    const status = await svc(['status', runId, '--json'], env);
+    const status = await svcInProcess(['status', runId, '--json'], env);
     expect(jsonOf(status)).toMatchObject({ run_id: runId, status: 'cancelled' });
   });
 
@@ -364,12 +379,12 @@ describe('svc against the platform', () => {
   });
 
   it('whoami: the client, key id and scopes of the key (human and --json)', async () => {
-    const human = await svc(['whoami'], env);
+    const human = await svcInProcess(['whoami'], env);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain(key.keyId);
     expect(human.stdout).toContain(key.clientId);
     expect(human.stdout).toContain('capabilities:run');
-    const json = await svc(['whoami', '--json'], env);
+    const json = await svcInProcess(['whoami', '--json'], env);
     expect(json.code).toBe(0);
     expect(jsonOf(json)).toEqual({
       ok: true,
@@ -378,7 +393,7 @@ describe('svc against the platform', () => {
       key_id: key.keyId,
       scopes: expect.arrayContaining(SCOPES),
     });
-    const refused = await svc(['whoami', '--json'], { ...env, SVC_API_KEY: `svc_unknown_${tag}` });
+    const refused = await svcInProcess(['whoami', '--json'], { ...env, SVC_API_KEY: `svc_unknown_${tag}` });
     expect(refused.code).toBe(3);
     expect(jsonOf(refused)).toMatchObject({ ok: false, status: 401, exit_code: 3 });
   });
@@ -390,39 +405,40 @@ describe('svc against the platform', () => {
     const config = join(configDir, 'config.json');
     writeFileSync(config, JSON.stringify({ base_url: stack.gatewayUrl, api_key: env.SVC_API_KEY }));
     chmodSync(config, 0o644);
-    const refused = await svc(['balance', '--json'], { HOME: home });
+    const refused = await svcInProcess(['balance', '--json'], { HOME: home });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`chmod 600 '${config}'`);
     expect(refused.stderr).not.toContain(env.SVC_API_KEY);
 
     chmodSync(config, 0o600);
-    const ok = await svc(['balance', '--json'], { HOME: home });
+    const ok = await svcInProcess(['balance', '--json'], { HOME: home });
     expect(ok.code).toBe(0);
 
-    const noKey = await svc(['balance'], { HOME: dir, SVC_BASE_URL: stack.gatewayUrl });
+    const noKey = await svcInProcess(['balance'], { HOME: dir, SVC_BASE_URL: stack.gatewayUrl });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toMatch(/SVC_API_KEY/);
-    const flag = await svc(['balance', '--api-key', 'x'], env);
+    const flag = await svcInProcess(['balance', '--api-key', 'x'], env);
     expect(flag.code).toBe(2);
 
     // svc login: the key from stdin into a mode-600 file.
     const loginHome = join(dir, 'login-home');
+    // A real process: the key is read from its stdin.
     const login = await svc(
       ['login', '--base-url', stack.gatewayUrl],
       { HOME: loginHome },
       { stdin: `${env.SVC_API_KEY}\n` },
     );
     expect(login.code).toBe(0);
-    const afterLogin = await svc(['balance', '--json'], { HOME: loginHome });
+    const afterLogin = await svcInProcess(['balance', '--json'], { HOME: loginHome });
     expect(afterLogin.code).toBe(0);
 
-    const wrongKey = await svc(['balance', '--json'], { ...env, SVC_API_KEY: `svc_wrong_${tag}` });
+    const wrongKey = await svcInProcess(['balance', '--json'], { ...env, SVC_API_KEY: `svc_wrong_${tag}` });
     expect(wrongKey.code).toBe(3);
     expect(jsonOf(wrongKey)).toMatchObject({ status: 401 });
   });
 
   it('runs the contract checker (`svc contract check`)', async () => {
-    const checked = await svc(
+    const checked = await svcInProcess(
       [
         'contract',
         'check',
@@ -435,7 +451,7 @@ describe('svc against the platform', () => {
       {},
     );
     expect(checked.code).toBe(0);
-    const usage = await svc(['contract', 'check'], {});
+    const usage = await svcInProcess(['contract', 'check'], {});
     expect(usage.code).toBe(2);
   });
 });

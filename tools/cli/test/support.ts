@@ -2,6 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { runCli } from '../src/program';
 
 export const ROOT = join(__dirname, '..', '..', '..');
 // The package's bin (tsx's require hook, resolved from tools/cli): works from any cwd, where
@@ -40,6 +41,39 @@ export function svc(
     );
     child.stdin?.end(options.stdin ?? '');
   });
+}
+
+/**
+ * `svc …` in this jest process: runCli, which the bin runs (src/main.ts adds only signal handling and
+ * process.exitCode), with what a child would get from `svc()`: the same environment (cliEnv), cwd and
+ * stdin, stdout and stderr collected as a pipe would (not a terminal: no spinner, no colour). Saves a
+ * node + tsx start (about a second of CPU) per call; what only a real process shows (the bin's exit
+ * code, signals, reading stdin, stdout of a process holding one JSON value) is still tested with
+ * `svc()`, `spawnSvc()` and `spawnPnpmSvc()`.
+ */
+export async function svcInProcess(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+  options: { cwd?: string; stdin?: string } = {},
+): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    io: {
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
+      interactive: false,
+      color: false,
+    },
+    env: cliEnv(env),
+    cwd: options.cwd ?? ROOT,
+    readStdin: async () => options.stdin ?? '',
+  });
+  return { code, stdout, stderr };
 }
 
 function cliEnv(env: Record<string, string | undefined>): Record<string, string> {

@@ -3,9 +3,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { pollUntil } from '@svc/testkit';
 import type { CrashVerdict, RestartPolicy } from './restart-policy';
-import { type ChildSpec, type ExitStatus, Supervisor } from './supervisor';
+import {
+  type ChildSpec,
+  type ExitStatus,
+  realTimers,
+  type ScheduleTimer,
+  Supervisor,
+  type TimerPurpose,
+} from './supervisor';
 
-// The supervisor against real (trivial) node child processes: no network, no services.
+// The supervisor against real (trivial) child processes: no network, no services. Children that
+// only crash are /bin/sh (it starts in milliseconds; node takes tens to hundreds on a loaded
+// machine, and the crash loop starts a dozen of them). The supervisor's timers go through a
+// TestClock: every timer is recorded, and the ones a test holds fire when the test says so, not
+// after real seconds (a child "stayed up", a restart is due, SIGTERM's grace is over).
 
 /** ms-scale delays so a dozen crashes take well under a second; nothing here is ever stable. */
 const FAST_POLICY: RestartPolicy = {
@@ -19,6 +30,57 @@ const FAST_POLICY: RestartPolicy = {
 
 function script(name: string, source: string): ChildSpec {
   return { name, command: process.execPath, args: ['-e', source], cwd: process.cwd(), env: process.env };
+}
+
+function shell(name: string, source: string, ...args: string[]): ChildSpec {
+  return {
+    name,
+    command: '/bin/sh',
+    args: ['-c', source, name, ...args],
+    cwd: process.cwd(),
+    env: process.env,
+  };
+}
+
+interface TestTimer {
+  purpose: TimerPurpose;
+  ms: number;
+  state: 'pending' | 'fired' | 'cancelled';
+  fire: () => void;
+}
+
+/** The supervisor's clock: real timers, except for the purposes held, which fire only on fireNext(). */
+class TestClock {
+  readonly timers: TestTimer[] = [];
+
+  constructor(private readonly held: readonly TimerPurpose[] = []) {}
+
+  readonly schedule: ScheduleTimer = (purpose, ms, fire) => {
+    const timer: TestTimer = { purpose, ms, state: 'pending', fire };
+    this.timers.push(timer);
+    const run = () => {
+      if (timer.state !== 'pending') return;
+      timer.state = 'fired';
+      fire();
+    };
+    timer.fire = run;
+    const cancelReal = this.held.includes(purpose) ? () => {} : realTimers(purpose, ms, run);
+    return () => {
+      if (timer.state === 'pending') timer.state = 'cancelled';
+      cancelReal();
+    };
+  };
+
+  of(purpose: TimerPurpose, state?: TestTimer['state']): TestTimer[] {
+    return this.timers.filter((t) => t.purpose === purpose && (state === undefined || t.state === state));
+  }
+
+  /** Fires the one pending timer of `purpose` now (there must be exactly one). */
+  fireNext(purpose: TimerPurpose): void {
+    const pending = this.of(purpose, 'pending');
+    if (pending.length !== 1) throw new Error(`${pending.length} pending ${purpose} timers, expected 1`);
+    pending[0]?.fire();
+  }
 }
 
 /**
@@ -105,21 +167,32 @@ describe('Supervisor', () => {
 
   it('never gives up on a crash loop: restarts with growing, capped delays, says so loudly, and stop() cancels the pending restart', async () => {
     const rec = recorder();
+    // Restarts are held: each fires as soon as the test has seen its crash, the last one is left
+    // pending for stop() to cancel.
+    const clock = new TestClock(['restart']);
     const supervisor = new Supervisor(
-      [script('crashy', `console.log('start'); process.exit(3);`), script('steady', LONG_RUNNING)],
+      [shell('crashy', 'echo start; exit 3'), script('steady', LONG_RUNNING)],
       rec.hooks,
       FAST_POLICY,
+      clock.schedule,
     );
     supervisor.start();
     // Well past the old limit (5 restarts a minute, then everything stopped).
     const CRASHES = 12;
-    await pollUntil(() => rec.restarts.length >= CRASHES, { timeoutMs: 30_000 });
+    for (let crash = 1; crash <= CRASHES; crash += 1) {
+      await pollUntil(() => rec.restarts.length >= crash, { timeoutMs: 30_000 });
+      // One crash, one restart scheduled; the next crash can only follow the restart.
+      expect(rec.restarts).toHaveLength(crash);
+      if (crash < CRASHES) clock.fireNext('restart');
+    }
     const verdicts = rec.restarts.slice(0, CRASHES).map((r) => r.verdict);
     expect(rec.restarts.slice(0, CRASHES).every((r) => r.name === 'crashy' && r.status.code === 3)).toBe(
       true,
     );
     expect(verdicts.map((v) => v.streak)).toEqual(Array.from({ length: CRASHES }, (_, i) => i + 1));
     const delays = verdicts.map((v) => v.delayMs);
+    // Each restart waits the delay its verdict gives.
+    expect(clock.of('restart').map((t) => t.ms)).toEqual(delays);
     // Each delay is within its jittered band (10 · 2^(n-1), capped at 80, less at most 20 %) ...
     delays.forEach((delay, i) => {
       const exponential = Math.min(10 * 2 ** i, FAST_POLICY.maxDelayMs);
@@ -144,33 +217,48 @@ describe('Supervisor', () => {
     expect(supervisor.pid('steady')).toBeDefined();
     expect(rec.notes.filter((n) => n.startsWith('steady'))).toEqual([]);
 
-    // A stop in the middle of the loop stops both and cancels the restart that was pending.
+    // A stop in the middle of the loop stops both and cancels the restart that was pending: it never
+    // fires (the one restart held back above), so crashy never starts again.
+    expect(clock.of('restart', 'pending')).toHaveLength(1);
     await supervisor.stop([['steady'], ['crashy']], 5_000);
-    const starts = rec.lines.filter((l) => l.text === 'start').length;
-    await new Promise((resolve) => setTimeout(resolve, 4 * FAST_POLICY.maxDelayMs));
-    expect(rec.lines.filter((l) => l.text === 'start')).toHaveLength(starts);
+    expect(clock.of('restart', 'pending')).toEqual([]);
+    expect(clock.of('restart', 'cancelled')).toHaveLength(1);
+    expect(rec.lines.filter((l) => l.text === 'start')).toHaveLength(CRASHES);
     expect(supervisor.pid('crashy')).toBeUndefined();
     expect(rec.notes).toContain('steady stopped (exit code 0)');
-  }, 40_000);
+  });
 
   it('a child that stays up after crashing is announced recovered, and its next crash starts the delays over', async () => {
     const rec = recorder();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'supervisor-'));
     const counter = path.join(dir, 'starts');
-    // Crashes on its first three starts (counted in a file), then runs until stopped.
-    const flaky = `
-      const fs = require('node:fs');
-      const starts = (fs.existsSync(${JSON.stringify(counter)}) ? Number(fs.readFileSync(${JSON.stringify(counter)}, 'utf8')) : 0) + 1;
-      fs.writeFileSync(${JSON.stringify(counter)}, String(starts));
-      if (starts <= 3) process.exit(1);
-      ${LONG_RUNNING}`;
-    // ms: longer than a crashing start can take on a loaded machine (node boots, counts, exits), so
-    // only the run that stays up is stable; the test waits this long once.
+    // Crashes on its first three starts (counted in a file), then runs node until stopped ($1: the
+    // counter, $2: node, $3: its script; exec, so the pid the supervisor has is node's).
+    const flaky = shell(
+      'flaky',
+      'n=$(($(cat "$1" 2>/dev/null || echo 0) + 1)); echo "$n" > "$1"; [ "$n" -le 3 ] && exit 1; exec "$2" -e "$3"',
+      counter,
+      process.execPath,
+      LONG_RUNNING,
+    );
+    // The "stayed up" timers are held: one fires only when the test fires it, once the fourth start
+    // is up, so no crashing start can count as stable however slow the machine, and nothing waits
+    // out a real stableAfterMs.
+    const clock = new TestClock(['stable']);
     const policy: RestartPolicy = { ...FAST_POLICY, stableAfterMs: 5_000 };
-    const supervisor = new Supervisor([script('flaky', flaky)], rec.hooks, policy);
+    const supervisor = new Supervisor([flaky], rec.hooks, policy, clock.schedule);
     try {
       supervisor.start();
-      await pollUntil(() => rec.notes.some((n) => n.startsWith('flaky recovered')), { timeoutMs: 30_000 });
+      await pollUntil(() => rec.lines.some((l) => l.text.startsWith('up ')), { timeoutMs: 30_000 });
+      // Each restart armed the timer (the first start did not: nothing had crashed yet); the two
+      // restarts that crashed cancelled theirs on exiting; the fourth start's is pending.
+      expect(clock.of('stable').map((t) => [t.ms, t.state])).toEqual([
+        [5_000, 'cancelled'],
+        [5_000, 'cancelled'],
+        [5_000, 'pending'],
+      ]);
+      expect(rec.notes.some((n) => n.startsWith('flaky recovered'))).toBe(false);
+      clock.fireNext('stable');
       expect(rec.notes).toContain('flaky recovered: up for 5 s after 3 crashes in a row (crash loop over)');
       expect(rec.restarts.map((r) => r.verdict.streak)).toEqual([1, 2, 3]);
 
@@ -207,31 +295,45 @@ describe('Supervisor', () => {
   it('SIGKILLs a child that ignores SIGTERM after the timeout', async () => {
     const rec = recorder();
     const stubborn = `process.on('SIGTERM', () => console.log('ignoring')); console.log('up'); setInterval(() => {}, 1000);`;
-    const supervisor = new Supervisor([script('stubborn', stubborn)], rec.hooks, FAST_POLICY);
+    // SIGTERM's grace is held: the SIGKILL comes when the test ends the grace, after seeing the
+    // child outlive its SIGTERM (instead of asserting that stop() took at least the timeout).
+    const clock = new TestClock(['kill']);
+    const supervisor = new Supervisor([script('stubborn', stubborn)], rec.hooks, FAST_POLICY, clock.schedule);
     supervisor.start();
     await pollUntil(() => rec.lines.some((l) => l.text === 'up'));
-    const started = Date.now();
-    await supervisor.stop([], 300);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
-    expect(rec.lines.some((l) => l.text === 'ignoring')).toBe(true);
+    const pid = supervisor.pid('stubborn');
+    if (pid === undefined) throw new Error('no pid');
+    const stopped = supervisor.stop([], 300);
+    await pollUntil(() => rec.lines.some((l) => l.text === 'ignoring'));
+    expect(clock.of('kill').map((t) => [t.ms, t.state])).toEqual([[300, 'pending']]);
+    expect(alive(pid)).toBe(true);
+    expect(rec.notes.some((n) => n.startsWith('stubborn stopped'))).toBe(false);
+    clock.fireNext('kill');
+    await stopped;
+    expect(alive(pid)).toBe(false);
+    expect(rec.notes).toContain('stubborn did not exit within 300 ms of SIGTERM; sending SIGKILL');
     expect(rec.notes).toContainEqual(expect.stringContaining('stubborn stopped (signal SIGKILL)'));
-    // A stop is final: no restart after it.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A stop is final: no restart after it (every timer goes through the clock: none was set).
+    expect(clock.of('restart')).toEqual([]);
     expect(supervisor.pid('stubborn')).toBeUndefined();
   });
 
   it('killAll() SIGKILLs every child at once and restarts none', async () => {
     const rec = recorder();
+    const clock = new TestClock();
     const supervisor = new Supervisor(
       ['p', 'q'].map((name) => script(name, LONG_RUNNING)),
       rec.hooks,
       FAST_POLICY,
+      clock.schedule,
     );
     supervisor.start();
     await pollUntil(() => rec.lines.filter((l) => l.text.startsWith('up ')).length === 2);
     supervisor.killAll();
     await supervisor.exited();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Every timer goes through the clock: no restart was even scheduled (rather than waiting a while
+    // to see none happen).
+    expect(clock.of('restart')).toEqual([]);
     expect([supervisor.pid('p'), supervisor.pid('q')]).toEqual([undefined, undefined]);
     expect(rec.lines.some((l) => l.text === 'bye')).toBe(false); // no SIGTERM handler ran
     expect(rec.notes.filter((n) => n.includes('restarting'))).toEqual([]);

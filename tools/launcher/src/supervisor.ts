@@ -41,6 +41,21 @@ export interface SupervisorHooks {
   exited?(name: string, pid: number): void;
 }
 
+/** What a supervisor timer is for: a restart's delay, a restarted child's "stayed up", SIGTERM's grace. */
+export type TimerPurpose = 'restart' | 'stable' | 'kill';
+
+/**
+ * Calls `fire` after `ms` and returns a function that cancels it. The supervisor's only clock,
+ * injected so a test decides when a child has "stayed up" or a restart is due instead of waiting
+ * real seconds for it; realTimers (setTimeout) everywhere else.
+ */
+export type ScheduleTimer = (purpose: TimerPurpose, ms: number, fire: () => void) => () => void;
+
+export const realTimers: ScheduleTimer = (_purpose, ms, fire) => {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
+};
+
 export function describeExit(status: ExitStatus): string {
   return status.signal === null ? `exit code ${status.code}` : `signal ${status.signal}`;
 }
@@ -63,9 +78,10 @@ function forEachLine(stream: Readable, onLine: (line: string) => void): void {
 class SupervisedChild {
   process: ChildProcess | undefined;
   exited: Promise<ExitStatus> = Promise.resolve({ code: null, signal: null });
-  restartTimer: NodeJS.Timeout | undefined;
-  /** Fires when a child that had crashed has stayed up `stableAfterMs`. */
-  stableTimer: NodeJS.Timeout | undefined;
+  /** Cancels the pending restart. */
+  cancelRestart: (() => void) | undefined;
+  /** Cancels the timer that fires when a child that had crashed has stayed up `stableAfterMs`. */
+  cancelStable: (() => void) | undefined;
   readonly crashes: CrashHistory;
 
   constructor(
@@ -76,10 +92,10 @@ class SupervisedChild {
   }
 
   clearTimers(): void {
-    clearTimeout(this.restartTimer);
-    clearTimeout(this.stableTimer);
-    this.restartTimer = undefined;
-    this.stableTimer = undefined;
+    this.cancelRestart?.();
+    this.cancelStable?.();
+    this.cancelRestart = undefined;
+    this.cancelStable = undefined;
   }
 }
 
@@ -91,6 +107,7 @@ export class Supervisor {
     specs: readonly ChildSpec[],
     private readonly hooks: SupervisorHooks,
     private readonly policy: RestartPolicy = DEFAULT_RESTART_POLICY,
+    private readonly schedule: ScheduleTimer = realTimers,
   ) {
     for (const spec of specs) this.children.set(spec.name, new SupervisedChild(spec, policy));
   }
@@ -117,14 +134,14 @@ export class Supervisor {
     const { pid } = proc;
     if (pid !== undefined) this.hooks.spawned?.(name, pid);
     if (child.crashes.streak > 0) {
-      child.stableTimer = setTimeout(() => this.stable(child), this.policy.stableAfterMs);
+      child.cancelStable = this.schedule('stable', this.policy.stableAfterMs, () => this.stable(child));
     }
     child.exited = new Promise((resolve) => {
       // 'close', not 'exit': the output has been read to the end by then.
       proc.once('close', (code, signal) => {
         if (child.process === proc) child.process = undefined;
         if (pid !== undefined) this.hooks.exited?.(name, pid);
-        clearTimeout(child.stableTimer);
+        child.cancelStable?.();
         const status = { code, signal };
         resolve(status);
         if (!this.stopping) this.crashed(child, status);
@@ -150,14 +167,14 @@ export class Supervisor {
       );
     }
     this.hooks.restartScheduled?.(name, status, verdict);
-    child.restartTimer = setTimeout(() => {
-      child.restartTimer = undefined;
+    child.cancelRestart = this.schedule('restart', verdict.delayMs, () => {
+      child.cancelRestart = undefined;
       if (!this.stopping) this.spawn(child);
-    }, verdict.delayMs);
+    });
   }
 
   private stable(child: SupervisedChild): void {
-    child.stableTimer = undefined;
+    child.cancelStable = undefined;
     const ended = child.crashes.markStable();
     this.hooks.info(
       `${child.spec.name} recovered: up for ${formatDelay(this.policy.stableAfterMs)} after ` +
@@ -185,12 +202,12 @@ export class Supervisor {
     const proc = child?.process;
     if (child === undefined || proc === undefined) return;
     proc.kill('SIGTERM');
-    const timer = setTimeout(() => {
+    const cancelKill = this.schedule('kill', timeoutMs, () => {
       this.hooks.warn(`${name} did not exit within ${timeoutMs} ms of SIGTERM; sending SIGKILL`);
       proc.kill('SIGKILL');
-    }, timeoutMs);
+    });
     const status = await child.exited;
-    clearTimeout(timer);
+    cancelKill();
     const clean = status.code === 0 || status.signal === 'SIGTERM';
     this.hooks.info(`${name} stopped (${describeExit(status)})${clean ? '' : ' [not a clean exit]'}`);
   }

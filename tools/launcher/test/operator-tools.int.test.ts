@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { instancesDir, isProcessAlive, SERVICE_NAMES } from '@svc/devstack';
 import { type CommandResult, pollUntil, runCommand, type TestDatabase } from '@svc/testkit';
+import { adminInProcess } from '../../admin/test/admin-in-process';
 import { devKeyPath, readDevKey } from '../src/dev-key';
 import {
   answers200,
@@ -14,8 +15,8 @@ import {
   showingOutput,
 } from './support/launcher-run';
 
-// Issue 23, items 3 and 6, against a real `pnpm start` given DATABASE_URL and a BUS_PREFIX other
-// than `svc` (as an operator's shell would: both exported for it):
+// Issue 23, items 3 and 6, against a real launcher (`pnpm start`'s command) given DATABASE_URL and a
+// BUS_PREFIX other than `svc` (as an operator's shell would: both exported for it):
 // - `pnpm admin vault rotation` and `revoke-key` find that platform from what the launcher
 //   recorded, with DATABASE_URL still exported and BUS_PREFIX not, and a wrong BUS_PREFIX is said
 //   within seconds rather than after a 10 s timeout;
@@ -24,7 +25,6 @@ import {
 //   new one can run pii-redact) and `pnpm admin instances` (also from the README) lists it with its
 //   health address.
 
-const ADMIN_BIN = path.join(ROOT, 'tools/admin/bin/admin.cjs');
 // ms: one cold start of the stack (tsx compiling seven services at once) takes 10-20 s on 2 cores.
 const READY_TIMEOUT_MS = 60_000;
 // ms: a worker process starting (tsx compiling it) and reporting ready.
@@ -62,11 +62,13 @@ function operatorEnv(): NodeJS.ProcessEnv {
   return shell;
 }
 
+/**
+ * `admin …` in this process (what its bin runs, with the operator's env and the workspace as cwd):
+ * how it finds the platform is what is under test here, and a child would cost a node + tsx start
+ * each. The README's `pnpm admin instances` below runs as a child, through pnpm.
+ */
 function admin(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
-  return runCommand(process.execPath, [ADMIN_BIN, ...args], {
-    cwd: ROOT,
-    env: { ...operatorEnv(), ...extra },
-  });
+  return adminInProcess(args, { cwd: ROOT, env: { ...operatorEnv(), ...extra } });
 }
 
 function jsonOf(result: CommandResult): unknown {
@@ -113,7 +115,9 @@ beforeAll(async () => {
   // The launcher's worker serves a runtime no capability uses: pii-redact (`node`) waits for a
   // worker that serves it, which only the README's command adds.
   env.WORKER_RUNTIMES = 'spare';
-  launcher = new LauncherRun(env);
+  // The start script's command without pnpm around it (launcher.int.test.ts runs `pnpm start`
+  // itself): pnpm's start costs CPU, and what is under test is what the launcher recorded.
+  launcher = new LauncherRun(env, { viaPnpm: false });
   runs.push(launcher);
   await launcher.waitFor('ready gateway', () => answers200(`${gatewayUrl}/readyz`), READY_TIMEOUT_MS);
   await launcher.waitFor(

@@ -39,6 +39,30 @@ function listedSuites(args: readonly string[]): Promise<string[]> {
 const packageSuites = findTestFiles(path.join(ROOT, PACKAGE)).sort();
 const packageUnitSuites = packageSuites.filter((file) => !isIntegration(file));
 const packageIntegrationSuites = packageSuites.filter(isIntegration);
+/** The file name of one unit suite of the package: a pattern that narrows inside it. */
+const PATTERN = path.basename(packageUnitSuites[0] ?? 'none');
+
+/**
+ * Every command the tests run, started together when the file loads: each is a pnpm and one or two
+ * jest processes that mostly start up and crawl the workspace, so side by side they take about as
+ * long as the slowest of them instead of the sum (8 s one after the other). Each test awaits its own.
+ */
+const COMMANDS = {
+  unit: ['test:unit', PACKAGE, '--listTests'],
+  integration: ['test:integration', PACKAGE, '--listTests'],
+  both: ['test', PACKAGE, '--listTests'],
+  filter: ['--filter', PACKAGE_NAME, 'test', '--listTests'],
+  filterPattern: ['--filter', PACKAGE_NAME, 'test', '--listTests', PATTERN],
+  everything: ['test', '--listTests'],
+} as const;
+const listings = Object.fromEntries(
+  Object.entries(COMMANDS).map(([key, args]) => {
+    const listing = listedSuites(args);
+    // Awaited by its test; this only keeps a failure from being reported as unhandled before that.
+    listing.catch(() => undefined);
+    return [key, listing];
+  }),
+) as Record<keyof typeof COMMANDS, Promise<string[]>>;
 
 describe('running one package’s tests', () => {
   it('has both kinds of suite in the package it tries', () => {
@@ -47,30 +71,26 @@ describe('running one package’s tests', () => {
   });
 
   it('pnpm test:unit <path> lists only the unit suites under the path', async () => {
-    expect(await listedSuites(['test:unit', PACKAGE, '--listTests'])).toEqual(packageUnitSuites);
+    expect(await listings.unit).toEqual(packageUnitSuites);
   });
 
   it('pnpm test:integration <path> lists only the integration suites under the path', async () => {
-    expect(await listedSuites(['test:integration', PACKAGE, '--listTests'])).toEqual(
-      packageIntegrationSuites,
-    );
+    expect(await listings.integration).toEqual(packageIntegrationSuites);
   });
 
   it('pnpm test <path> lists both kinds under the path', async () => {
-    expect(await listedSuites(['test', PACKAGE, '--listTests'])).toEqual(packageSuites);
+    expect(await listings.both).toEqual(packageSuites);
   });
 
   it('pnpm --filter <package> test lists the package’s own suites, narrowed further by a pattern', async () => {
-    expect(await listedSuites(['--filter', PACKAGE_NAME, 'test', '--listTests'])).toEqual(packageSuites);
+    expect(await listings.filter).toEqual(packageSuites);
     // A pattern after the package's own root narrows inside the package instead of adding other packages' suites.
-    const [first] = packageUnitSuites;
-    const pattern = path.basename(first!);
-    expect(await listedSuites(['--filter', PACKAGE_NAME, 'test', '--listTests', pattern])).toEqual([first]);
+    expect(await listings.filterPattern).toEqual([packageUnitSuites[0]]);
   });
 
   it('pnpm test without a path still lists every suite of the workspace, unit and integration', async () => {
     const everySuite = JEST_ROOTS.flatMap((dir) => findTestFiles(path.join(ROOT, dir))).sort();
-    const listed = await listedSuites(['test', '--listTests']);
+    const listed = await listings.everything;
     expect(listed).toEqual(everySuite);
     expect(listed.some(isIntegration)).toBe(true);
   });

@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import {
   type CtProvider,
+  collectingProvider,
   fetchProviderJsonArray,
-  type ProviderAnswer,
-  type ProviderBudget,
   type ProviderSettings,
-  trimBase,
 } from './ct-provider';
-import { HostnameCollector } from './hostname-collector';
 import { ProviderError } from './provider-error';
 import { parseProviderTimestamp } from './timestamps';
 
@@ -40,48 +37,37 @@ export interface CertSpotterSettings extends ProviderSettings {
  * in docs/decisions.md).
  */
 export function certSpotterProvider(settings: CertSpotterSettings): CtProvider {
-  const base = trimBase(settings.baseUrl);
   const headers = settings.token ? { authorization: `Bearer ${settings.token}` } : undefined;
 
-  return {
-    name: CERTSPOTTER,
-    async fetchHostnames(apex: string, budget: ProviderBudget): Promise<ProviderAnswer> {
-      const collector = new HostnameCollector(apex);
-      let bytes = 0;
-      let after: string | undefined;
-      const finished = (truncated: boolean): ProviderAnswer => ({
-        provider: CERTSPOTTER,
-        entries: collector.sortedEntries(),
-        truncated,
-        bytes,
+  return collectingProvider(CERTSPOTTER, settings, async ({ apex, base, budget, collector }) => {
+    let bytes = 0;
+    let after: string | undefined;
+    for (let page = 1; page <= CERTSPOTTER_MAX_PAGES; page += 1) {
+      const query = new URLSearchParams({ domain: apex, include_subdomains: 'true', expand: 'dns_names' });
+      if (after !== undefined) query.set('after', after);
+      let lastId: string | undefined;
+      const onItem = (item: unknown) => {
+        const id = IssuanceId.safeParse(item);
+        if (id.success) lastId = String(id.data.id);
+        const issuance = Issuance.safeParse(item);
+        if (!issuance.success) return;
+        const seenAt = parseProviderTimestamp(issuance.data.not_before);
+        for (const name of issuance.data.dns_names ?? []) collector.addNames(name, seenAt);
+      };
+      const answer = await fetchProviderJsonArray(settings, budget, {
+        url: `${base}/v1/issuances?${query.toString()}`,
+        headers,
+        maxBytes: settings.maxBytes - bytes,
+        onItem,
       });
-      for (let page = 1; page <= CERTSPOTTER_MAX_PAGES; page += 1) {
-        const query = new URLSearchParams({ domain: apex, include_subdomains: 'true', expand: 'dns_names' });
-        if (after !== undefined) query.set('after', after);
-        let lastId: string | undefined;
-        const onItem = (item: unknown) => {
-          const id = IssuanceId.safeParse(item);
-          if (id.success) lastId = String(id.data.id);
-          const issuance = Issuance.safeParse(item);
-          if (!issuance.success) return;
-          const seenAt = parseProviderTimestamp(issuance.data.not_before);
-          for (const name of issuance.data.dns_names ?? []) collector.addNames(name, seenAt);
-        };
-        const answer = await fetchProviderJsonArray(settings, budget, {
-          url: `${base}/v1/issuances?${query.toString()}`,
-          headers,
-          maxBytes: settings.maxBytes - bytes,
-          onItem,
-        });
-        bytes += answer.bytes;
-        if (answer.truncated || bytes >= settings.maxBytes) return finished(true);
-        if (answer.items === 0) return finished(false);
-        // A page without a readable id (or one that repeats the cursor) cannot be continued.
-        if (lastId === undefined || lastId === after)
-          throw new ProviderError('page without a usable issuance id', { retryable: false });
-        after = lastId;
-      }
-      return finished(true); // page cap reached
-    },
-  };
+      bytes += answer.bytes;
+      if (answer.truncated || bytes >= settings.maxBytes) return { truncated: true, bytes };
+      if (answer.items === 0) return { truncated: false, bytes };
+      // A page without a readable id (or one that repeats the cursor) cannot be continued.
+      if (lastId === undefined || lastId === after)
+        throw new ProviderError('page without a usable issuance id', { retryable: false });
+      after = lastId;
+    }
+    return { truncated: true, bytes }; // page cap reached
+  });
 }

@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import {
   type CtProvider,
+  collectingProvider,
   fetchProviderJsonArray,
-  type ProviderAnswer,
-  type ProviderBudget,
   type ProviderSettings,
-  trimBase,
 } from './ct-provider';
-import { HostnameCollector } from './hostname-collector';
 import { parseProviderTimestamp } from './timestamps';
 
 export const CRT_SH = 'crt.sh';
@@ -32,32 +29,21 @@ const CrtShRow = z.object({
  * not_before.
  */
 export function crtShProvider(settings: ProviderSettings): CtProvider {
-  const base = trimBase(settings.baseUrl);
-  return {
-    name: CRT_SH,
-    async fetchHostnames(apex: string, budget: ProviderBudget): Promise<ProviderAnswer> {
-      // One collector for every attempt: re-adding rows a failed attempt already read changes nothing.
-      const collector = new HostnameCollector(apex);
-      const onItem = (item: unknown) => {
-        const row = CrtShRow.safeParse(item);
-        if (!row.success) return; // a row we cannot read is skipped, not the whole answer
-        const seenAt =
-          parseProviderTimestamp(row.data.entry_timestamp) ?? parseProviderTimestamp(row.data.not_before);
-        if (row.data.name_value) collector.addNames(row.data.name_value, seenAt);
-        if (row.data.common_name) collector.addNames(row.data.common_name, seenAt);
-      };
-      const url = `${base}/?q=%25.${encodeURIComponent(apex)}&output=json`;
-      const answer = await fetchProviderJsonArray(settings, budget, {
-        url,
-        maxBytes: settings.maxBytes,
-        onItem,
-      });
-      return {
-        provider: CRT_SH,
-        entries: collector.sortedEntries(),
-        truncated: answer.truncated,
-        bytes: answer.bytes,
-      };
-    },
-  };
+  return collectingProvider(CRT_SH, settings, async ({ apex, base, budget, collector }) => {
+    const onItem = (item: unknown) => {
+      const row = CrtShRow.safeParse(item);
+      if (!row.success) return; // a row we cannot read is skipped, not the whole answer
+      const seenAt =
+        parseProviderTimestamp(row.data.entry_timestamp) ?? parseProviderTimestamp(row.data.not_before);
+      if (row.data.name_value) collector.addNames(row.data.name_value, seenAt);
+      if (row.data.common_name) collector.addNames(row.data.common_name, seenAt);
+    };
+    const url = `${base}/?q=%25.${encodeURIComponent(apex)}&output=json`;
+    const answer = await fetchProviderJsonArray(settings, budget, {
+      url,
+      maxBytes: settings.maxBytes,
+      onItem,
+    });
+    return { truncated: answer.truncated, bytes: answer.bytes };
+  });
 }

@@ -1,5 +1,6 @@
 import type { HostnameSet } from './crt-result';
 import { fetchJsonArray, type JsonArrayAnswer } from './fetch-json-array';
+import { HostnameCollector } from './hostname-collector';
 import { budgetExhausted } from './provider-error';
 import { type RetryPolicy, withRetries } from './retry';
 
@@ -49,6 +50,36 @@ const USER_AGENT = 'capability-service-crt/0.1 (+certificate-transparency lookup
 /** `base` without trailing slashes, so `${base}/path` never has `//`. */
 export function trimBase(base: string): string {
   return base.replace(/\/+$/, '');
+}
+
+/** What a provider's search reads into its collector (`collectingProvider`). */
+export interface ProviderSearch {
+  apex: string;
+  budget: ProviderBudget;
+  /** settings.baseUrl without trailing slashes. */
+  base: string;
+  /** One for the whole search: re-adding entries a failed attempt already read changes nothing. */
+  collector: HostnameCollector;
+}
+
+/**
+ * A provider whose `search` adds what it finds to a HostnameCollector of the apex and says whether
+ * the answer was cut and what it read; the answer is the collector's entries, sorted.
+ */
+export function collectingProvider(
+  name: string,
+  settings: ProviderSettings,
+  search: (search: ProviderSearch) => Promise<{ truncated: boolean; bytes: number }>,
+): CtProvider {
+  const base = trimBase(settings.baseUrl);
+  return {
+    name,
+    async fetchHostnames(apex: string, budget: ProviderBudget): Promise<ProviderAnswer> {
+      const collector = new HostnameCollector(apex);
+      const { truncated, bytes } = await search({ apex, budget, base, collector });
+      return { provider: name, entries: collector.sortedEntries(), truncated, bytes };
+    },
+  };
 }
 
 /** ms for the next attempt: the per-attempt timeout, cut to what is left of the budget. */

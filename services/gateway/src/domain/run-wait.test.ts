@@ -24,16 +24,36 @@ function queuedRun(): RunRecord {
   };
 }
 
+// jest's fake clock (timers and Date): the wait's slices and deadline pass when the test advances
+// them, so no test waits in real time and "at once" means "with no time advanced at all".
+beforeEach(() => {
+  jest.useFakeTimers();
+});
+
+afterEach(() => {
+  jest.useRealTimers();
+});
+
 describe('waitForRun with progress (onChange)', () => {
   it('stops when the waiter answers a run still going at once (at its cap, or closed), without reloading it back to back', async () => {
     const run = queuedRun();
     // RunWaiter.wait past its cap or after close(): the run as given, at once.
-    const refusing: RunWaiting = { wait: async (_clientId, given) => given };
+    let waits = 0;
+    // Only a guard: a wait that asked again would loop forever on the still fake clock; the second
+    // ask aborts it instead, so the count below fails rather than the test hanging.
+    const guard = new AbortController();
+    const refusing: RunWaiting = {
+      wait: async (_clientId, given) => {
+        waits += 1;
+        if (waits > 1) guard.abort();
+        return given;
+      },
+    };
     let reloads = 0;
     const changes: string[] = [];
-    const started = Date.now();
     const last = await waitForRun(refusing, 'client-1', run, {
       timeoutMs: 2_000,
+      signal: guard.signal,
       onChange: async (record) => {
         changes.push(record.status);
       },
@@ -42,8 +62,10 @@ describe('waitForRun with progress (onChange)', () => {
         return run;
       },
     });
+    // Resolved without the fake clock moving (nothing advances it here): it did not wait out the
+    // 2 s deadline, and it asked the waiter once instead of slice after slice.
     expect(last.status).toBe('queued');
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(waits).toBe(1);
     expect(reloads).toBeLessThanOrEqual(1);
     expect(changes).toEqual(['queued']);
   });
@@ -57,7 +79,7 @@ describe('waitForRun with progress (onChange)', () => {
         new Promise((resolve) => setTimeout(() => resolve(given), timeoutMs)),
     };
     const changes: string[] = [];
-    const last = await waitForRun(holding, 'client-1', run, {
+    const waiting = waitForRun(holding, 'client-1', run, {
       timeoutMs: 2_500,
       onChange: async (record) => {
         changes.push(record.status);
@@ -67,6 +89,9 @@ describe('waitForRun with progress (onChange)', () => {
         return calls >= 2 ? { ...run, status: calls >= 3 ? 'completed' : 'running' } : run;
       },
     });
+    // Slices of 1 s, 1 s and the 0.5 s left of the deadline, each held to its end by the waiter.
+    await jest.advanceTimersByTimeAsync(2_500);
+    const last = await waiting;
     expect(last.status).toBe('completed');
     expect(changes).toEqual(['queued', 'running', 'completed']);
     expect(calls).toBe(3);

@@ -33,21 +33,32 @@ import { vaultRoutes } from './vault';
  */
 export type GatewayRoutes = { readonly [Id in ApiOperationId]: Route<ApiOperationById<Id>> };
 
+/** The services the routes call (app.ts's AppDeps carries them in). */
+export interface GatewayServices {
+  /** Search/describe through the catalog cache. */
+  readonly catalog: CatalogReader;
+  /** `wallet.balance`, `wallet.usageStatement`, `wallet.spendDiagnostics` over RPC. */
+  readonly wallet: WalletReader;
+  /** `orchestrator.*` over RPC: runs (crt and the rest), quotes, cancel, receipts. */
+  readonly orchestrator: RunOrchestrator;
+  /** `uploads.*` over RPC: upload sessions, uploads, artifact manifests. */
+  readonly uploads: UploadsService;
+  /** `vault.*` over RPC: fields, extractions, fills, documents, audit (spec §4.15-§4.20). */
+  readonly vault: VaultService;
+  /** The uploads service's internal HTTP server (UPLOADS_URL): upload bytes and downloads stream through it. */
+  readonly uploadsData: UploadsDataTarget;
+  /** Waits for a run to finish (RunWaiter, fed by `run.finished` and getRun polls). */
+  readonly runWaiter: RunWaiting;
+}
+
 /** What the routes serve with (app.ts passes its dependencies on). */
-export interface RouteDeps {
+export interface RouteDeps extends GatewayServices {
   readonly service: string;
   readonly logger: Logger;
   readonly startedAt: number;
   readonly readiness: () => Promise<ReadinessResponse>;
   readonly openApiDocument: object;
   readonly contractFiles: ContractFiles;
-  readonly catalog: CatalogReader;
-  readonly wallet: WalletReader;
-  readonly orchestrator: RunOrchestrator;
-  readonly uploads: UploadsService;
-  readonly vault: VaultService;
-  readonly uploadsData: UploadsDataTarget;
-  readonly runWaiter: RunWaiting;
   readonly crtRunWaitMs: number;
   readonly mcpRunWaitMs: number;
   readonly mcpAllowedHosts?: readonly string[] | undefined;

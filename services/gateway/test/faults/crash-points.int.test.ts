@@ -1,3 +1,4 @@
+// Cost: ~42 s on 2 cores (65-140 s busy): one 5-service platform; 4 crash points of 7-9 s, each 2 service starts.
 import { randomUUID } from 'node:crypto';
 import { type FetchResult, pollUntil, type StackReplica, sleep, type TestApiKey } from '@svc/testkit';
 import { z } from 'zod';
@@ -13,7 +14,7 @@ import { type FaultPlatform, LOAD_SLUG, startFaultPlatform } from './support/pla
  */
 
 const SCOPES = ['capabilities:quote', 'capabilities:run', 'billing:read'];
-// ms: a crashed step finished by the restarted service (dispatcher sweep ~1 s, job lock 2 s, restart).
+// ms: a crashed step finished by the restarted service (dispatcher sweep ~1 s, job lock 5 s, restart).
 const RECOVERY_MS = 60_000;
 // ms: until the armed process reaches its crash point and dies.
 const CRASH_MS = 30_000;
@@ -41,7 +42,13 @@ let platform: FaultPlatform;
 let client: TestApiKey;
 
 beforeAll(async () => {
-  platform = await startFaultPlatform({ privateRedis: false });
+  platform = await startFaultPlatform({
+    privateRedis: false,
+    // A job whose worker died (worker.run-finished) is taken again once its lock lapses: 5 s here
+    // rather than the fault platform's 10 s, which is long to outlast its SIGSTOPs. Nothing is paused
+    // in this file; 5 s (renewed every 2.5 s) still outlasts a busy event loop.
+    env: { WORKER_LOCK_DURATION_MS: '5000', WORKER_STALLED_INTERVAL_MS: '500' },
+  });
   client = await platform.stack.createApiKey({ scopes: SCOPES, balanceUsd: '10' });
 }, 180_000);
 

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '@svc/devstack';
-import { pollUntil, type TestStack, testBusEncryptionKeyText } from '@svc/testkit';
+import { pollUntil, type StackApi } from '@svc/testkit';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 // ms: a tsx process compiles its imports on start; on 2 busy cores that takes a while.
@@ -9,7 +9,7 @@ const START_TIMEOUT_MS = 60_000;
 // ms: SIGTERM first (graceful shutdown), SIGKILL after this.
 const STOP_TIMEOUT_MS = 15_000;
 
-/** Another gateway process of a test stack (the stack's startReplica refuses the gateway). */
+/** Another gateway process of a test stack, private or shared (a stack's startReplica refuses the gateway). */
 export interface SecondGateway {
   readonly url: string;
   logs(): string;
@@ -19,12 +19,17 @@ export interface SecondGateway {
 /**
  * Starts `services/gateway/src/main.ts` once more on its own PORT and HEALTH_PORT, against the
  * stack's database, Redis and BUS_PREFIX: a second replica behind the same load balancer would see
- * the same. Ready when its /readyz answers 200.
+ * the same. Ready when its /readyz answers 200. Against the shared platform (sharedTestStack) it is
+ * one more replica of the run's gateway: `env` configures this process only (e.g. its own
+ * RATE_LIMIT_MULTIPLIER), the shared one keeps its configuration; it serves the `keys` RPC beside
+ * the shared gateway, from the same database, until stop().
  */
 export async function startSecondGateway(
-  stack: TestStack,
+  stack: StackApi,
   env: Record<string, string>,
 ): Promise<SecondGateway> {
+  const [busKey] = stack.busEncryptionKeys;
+  if (busKey === undefined) throw new Error('the stack names no bus encryption key');
   const port = await freePort();
   let healthPort = await freePort();
   while (healthPort === port) healthPort = await freePort();
@@ -35,8 +40,9 @@ export async function startSecondGateway(
       DATABASE_URL: stack.databaseUrl,
       REDIS_URL: stack.redisUrl,
       BUS_PREFIX: stack.prefix,
-      // The key the stack gives its services (a process-wide test key), so both gateways read the bus.
-      BUS_ENCRYPTION_KEY: testBusEncryptionKeyText(),
+      // The key the stack gives its services (the shared platform's daemon has its own), so both
+      // gateways read the bus.
+      BUS_ENCRYPTION_KEY: Buffer.from(busKey).toString('base64'),
       PORT: String(port),
       HEALTH_PORT: String(healthPort),
       LOG_LEVEL: 'info',

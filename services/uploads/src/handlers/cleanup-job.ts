@@ -1,4 +1,4 @@
-import { type Bus, keepJobScheduled, processJobs } from '@svc/bus';
+import { type Bus, runScheduledJob } from '@svc/bus';
 import type { PlatformCatalog } from '@svc/contracts';
 import type { Closable } from '@svc/service-kit';
 import { cleanupPass } from '../domain/cleanup';
@@ -18,19 +18,12 @@ export async function startCleanup(
   deps: UploadsDeps,
   everyMs: number,
 ): Promise<Closable> {
-  const processor = processJobs(bus, 'uploads.cleanup', async () => {
+  const job = await runScheduledJob(bus, 'uploads.cleanup', everyMs, async () => {
     const result = await cleanupPass(deps);
     if (result.expired_sessions + result.deleted_uploads + result.deleted_artifacts > 0) {
       deps.logger.info(result, 'cleanup pass');
     }
     return result;
   });
-  const schedule = await keepJobScheduled(bus, 'uploads.cleanup', everyMs);
-  return {
-    name: 'cleanup worker',
-    close: async () => {
-      await schedule.close();
-      await processor.close();
-    },
-  };
+  return { name: 'cleanup worker', close: () => job.close() };
 }

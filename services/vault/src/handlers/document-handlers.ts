@@ -1,4 +1,4 @@
-import { type Bus, keepJobScheduled, processJobs, type ServiceHandlers } from '@svc/bus';
+import { type Bus, runScheduledJob, type ServiceHandlers } from '@svc/bus';
 import type { PlatformCatalog } from '@svc/contracts';
 import type { Closable } from '@svc/service-kit';
 import type { VaultDeps } from '../domain/deps';
@@ -46,18 +46,11 @@ export async function startSweep(
   deps: VaultDeps,
   everyMs: number,
 ): Promise<Closable> {
-  const processor = processJobs(bus, 'vault.sweep', async () => {
+  const job = await runScheduledJob(bus, 'vault.sweep', everyMs, async () => {
     const result = await sweepVault(deps);
     if (result.expired_extractions + result.deleted_documents > 0)
       deps.logger.info(result, 'vault sweep pass');
     return result;
   });
-  const schedule = await keepJobScheduled(bus, 'vault.sweep', everyMs);
-  return {
-    name: 'sweep worker',
-    close: async () => {
-      await schedule.close();
-      await processor.close();
-    },
-  };
+  return { name: 'sweep worker', close: () => job.close() };
 }

@@ -98,7 +98,7 @@ export async function resetPassword(
   return { email: args.email, revoked_sessions: revokedSessions, ...(generated ? { password } : {}) };
 }
 
-/** The account commands, dispatched (main.ts). */
+/** The account commands, dispatched (cli.ts). */
 export async function executeAccountCommand(
   prisma: PrismaClient,
   store: AccountStore,

@@ -70,21 +70,13 @@ async function create(
       `the vault holds its maximum of ${deps.settings.maxFieldsPerClient} fields: delete one before creating "${input.name}"`,
     );
   }
-  const source = input.source ?? { kind: 'entered' };
   const now = deps.now();
   try {
     const row = await tx.vaultField.create({
       data: {
         clientId: input.clientId,
         name: input.name,
-        type: input.type,
-        ciphertext: sealed.ciphertext,
-        wrappedKey: sealed.wrappedKey,
-        keyVersion: sealed.keyVersion,
-        masked,
-        sourceKind: source.kind,
-        sourceExtractionId: source.kind === 'extraction' ? source.extractionId : null,
-        sourceCandidateId: source.kind === 'extraction' ? source.candidateId : null,
+        ...storedValue(input, sealed, masked),
         createdAt: now,
         updatedAt: now,
       },
@@ -99,6 +91,21 @@ async function create(
   }
 }
 
+/** The columns a save writes, created or updated: the type, the sealed value, its mask and its source. */
+function storedValue(input: SaveFieldInput, sealed: Awaited<ReturnType<typeof sealValue>>, masked: string) {
+  const source = input.source ?? { kind: 'entered' };
+  return {
+    type: input.type,
+    ciphertext: sealed.ciphertext,
+    wrappedKey: sealed.wrappedKey,
+    keyVersion: sealed.keyVersion,
+    masked,
+    sourceKind: source.kind,
+    sourceExtractionId: source.kind === 'extraction' ? source.extractionId : null,
+    sourceCandidateId: source.kind === 'extraction' ? source.candidateId : null,
+  };
+}
+
 async function update(
   tx: VaultTx,
   deps: FieldWriteDeps,
@@ -106,20 +113,12 @@ async function update(
   sealed: Awaited<ReturnType<typeof sealValue>>,
   masked: string,
 ): Promise<SavedField> {
-  const source = input.source ?? { kind: 'entered' };
   const now = deps.now();
   // Conditional on the version: of two updates from the same version exactly one matches a row.
   const changed = await tx.vaultField.updateMany({
     where: { clientId: input.clientId, name: input.name, version: input.expectedVersion },
     data: {
-      type: input.type,
-      ciphertext: sealed.ciphertext,
-      wrappedKey: sealed.wrappedKey,
-      keyVersion: sealed.keyVersion,
-      masked,
-      sourceKind: source.kind,
-      sourceExtractionId: source.kind === 'extraction' ? source.extractionId : null,
-      sourceCandidateId: source.kind === 'extraction' ? source.candidateId : null,
+      ...storedValue(input, sealed, masked),
       version: { increment: 1 },
       updatedAt: now,
     },
