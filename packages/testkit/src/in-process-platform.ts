@@ -62,22 +62,16 @@ export interface StartInProcessPlatformOptions {
   logger?: Logger;
 }
 
-export interface InProcessPlatform {
+/**
+ * What a test holds: the services' context (the same stores and clients; `client`'s `timeoutMs`
+ * defaults to the platform's) and what only a test uses.
+ */
+export interface InProcessPlatform extends InProcessContext {
   /** The transport the services answer on: fault injection and recorded calls. */
   readonly rpc: InMemoryRpc<MessageCatalog>;
   readonly database: TestDatabase;
-  readonly prisma: PrismaClient;
-  readonly bus: Bus<MessageCatalog>;
-  readonly store: ObjectStore;
-  readonly logger: Logger;
-  /** A client of `service` as a caller makes one (`timeoutMs` defaults to the platform's). */
-  client<S extends RpcService>(
-    service: S,
-    options?: ServiceClientOptions<MessageCatalog['rpc'][S]>,
-  ): ServiceClient<MessageCatalog, S>;
   /** A client (with its wallet rows when asked) and an API key, written into the platform's database. */
   createApiKey(options: CreateApiKeyOptions): Promise<TestApiKey>;
-  own(resource: OwnedResource): void;
   /** Closes what the services own (newest first), the bus (its keys deleted), drops the database. */
   close(): Promise<void>;
 }
