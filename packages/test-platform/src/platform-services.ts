@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { VAULT_MAX_FIELDS_PER_CLIENT } from '@svc/contracts';
 import type { Logger } from '@svc/log';
 import { orchestratorHandlers, registryDirectory } from '@svc/orchestrator/src/handlers/rpc';
 import { catalogChangedPublisher } from '@svc/registry/src/adapters/catalog-events';
@@ -9,10 +8,10 @@ import { MANIFESTS } from '@svc/registry/src/manifests';
 import { createCapabilityDirectory, listenHttp } from '@svc/service-kit';
 import { type InProcessPlatform, type InProcessServices, startInProcessPlatform } from '@svc/testkit';
 import { signLink } from '@svc/uploads/src/domain/download-link';
-import type { UploadSettings } from '@svc/uploads/src/domain/settings';
+import { UPLOAD_SETTING_DEFAULTS, type UploadSettings } from '@svc/uploads/src/domain/settings';
 import { createInternalApp } from '@svc/uploads/src/handlers/internal-app';
 import { uploadsHandlers } from '@svc/uploads/src/handlers/rpc';
-import type { VaultSettings } from '@svc/vault/src/domain/deps';
+import { VAULT_SETTING_DEFAULTS } from '@svc/vault/src/domain/deps';
 import { rewrapEnqueuer } from '@svc/vault/src/handlers/rewrap-job';
 import { vaultHandlers } from '@svc/vault/src/handlers/rpc';
 import { LocalKeyring } from '@svc/vault-crypto';
@@ -29,19 +28,8 @@ import { walletHandlers } from '@svc/wallet/src/handlers/rpc';
 
 /** The uploads service's settings (its env.ts defaults; a fresh link secret). */
 const UPLOAD_SETTINGS: UploadSettings = {
-  sessionTtlMs: 900_000,
-  retentionMs: 86_400_000,
-  putTimeoutMs: 600_000,
-  idleTimeoutMs: 30_000,
+  ...UPLOAD_SETTING_DEFAULTS,
   linkSecret: randomBytes(32).toString('base64url'),
-  linkTtlMs: 900_000,
-};
-
-/** The vault's settings (its env.ts defaults). */
-const VAULT_SETTINGS: VaultSettings = {
-  extractionTtlMs: 24 * 3_600_000,
-  documentRetentionMs: 24 * 3_600_000,
-  maxFieldsPerClient: VAULT_MAX_FIELDS_PER_CLIENT,
 };
 
 export interface PlatformServices extends InProcessPlatform {
@@ -120,7 +108,7 @@ export async function startPlatformServices(
           keys: new LocalKeyring(1, new Map([[1, randomBytes(32)]])),
           store,
           uploads: client('uploads'),
-          settings: VAULT_SETTINGS,
+          settings: VAULT_SETTING_DEFAULTS,
           logger,
           now: () => new Date(),
         },

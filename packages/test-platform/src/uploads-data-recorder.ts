@@ -5,6 +5,7 @@ import {
   request,
   type ServerResponse,
 } from 'node:http';
+import { listenOnLoopback } from '@svc/testkit';
 
 /**
  * A loopback HTTP server in front of the uploads service's internal port (DATA_PORT), which the
@@ -79,15 +80,9 @@ export async function startUploadsDataRecorder(target: string): Promise<UploadsD
     });
     state.handler(req, res, seen);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string')
-    throw new Error('uploads data recorder has no TCP port');
+  const url = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     requests,
     get handler() {
       return state.handler;

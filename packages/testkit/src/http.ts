@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+
 /** A response read in full: status, headers, the raw text and, when the text is JSON, its value. */
 export interface FetchResult {
   status: number;
@@ -59,4 +61,21 @@ export async function answersOk(url: string, timeoutMs = 1_000): Promise<boolean
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Starts `server` on 127.0.0.1 at a free port and resolves with its `http://127.0.0.1:<port>` once
+ * it accepts connections (a listen error rejects): the test servers' one way to listen.
+ */
+export async function listenOnLoopback(server: Server): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('test server has no TCP port');
+  return `http://127.0.0.1:${address.port}`;
 }

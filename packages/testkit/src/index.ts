@@ -48,7 +48,7 @@ export {
   type SetBehaviourOptions,
   startFakeCtProviders,
 } from './fake-ct-providers';
-export { type FetchResult, type StackFetchInit, sleep } from './http';
+export { type FetchResult, listenOnLoopback, type StackFetchInit, sleep } from './http';
 export {
   IN_PROCESS_TIMEOUT_MS,
   type InProcessContext,

@@ -1,4 +1,4 @@
-import { bodyOf, rawRequest } from '../../gateway/test/support/raw-http';
+import { bodyOf, rawRequest } from '@svc/gateway/test/support/raw-http';
 import { DASHBOARD_CSP } from '../src/security';
 import { formBody, setCookie, signIn } from './form-browser';
 import { IDLE_MS, MAX_MS, OTHER_CLIENT_ID, PASSWORD } from './memory-stores';

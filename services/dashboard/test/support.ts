@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import { type ApiKeyListing, ApiKeyStore } from '@svc/auth';
 import { publishEvent, subscribeEvents } from '@svc/bus';
 import { microsFromUsd, type RpcService } from '@svc/contracts';
+// The gateway's own `keys` handlers (it owns the `auth` schema), served here as its main.ts serves them.
+import { keysHandlers } from '@svc/gateway/src/keys/keys-rpc';
 import { memoryLogger } from '@svc/log';
 import {
   type RunDriver,
@@ -12,8 +14,7 @@ import {
   type TestPlatform,
   type UploadsDataRecorder,
 } from '@svc/test-platform';
-// The gateway's own `keys` handlers (it owns the `auth` schema), served here as its main.ts serves them.
-import { keysHandlers } from '../../gateway/src/keys/keys-rpc';
+import { listenOnLoopback } from '@svc/testkit';
 import { createDashboardApp } from '../src/app';
 import type { DashboardDeps, PlatformPorts } from '../src/ports';
 import { CLIENT_ID, FakeDashboard, OTHER_CLIENT_ID } from './memory-stores';
@@ -179,14 +180,8 @@ export async function startDashboardHarness(
     // What main.ts sets by default (the gateway on loopback); these requests carry no X-Forwarded-*.
     { trustProxy: 'loopback' },
   );
-  const server: Server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('test server has no TCP port');
-  const url = `http://127.0.0.1:${address.port}`;
+  const server = createServer(app);
+  const url = await listenOnLoopback(server);
   return {
     url,
     dashboard,

@@ -1,6 +1,7 @@
 import { busDatabaseServiceEnv, durationMs, envLoader, intInRange, port } from '@svc/config';
 import { refineStorageEnv, storageEnv } from '@svc/storage';
 import { z } from 'zod';
+import { UPLOAD_SETTING_DEFAULTS } from './domain/settings';
 
 /**
  * ARTIFACT_LINK_SECRET: the HMAC key of artifact download links (docs/decisions.md A3). Required,
@@ -23,20 +24,22 @@ export const UploadsEnv = z
       'Internal HTTP server for upload bytes and artifact downloads, reached only by the gateway (UPLOADS_URL); 0 = any free port.',
     ),
     // ms a session (and its token) accepts the PUT: 15 min (decisions U2).
-    UPLOAD_SESSION_TTL_MS: durationMs(15 * 60_000).describe('ms a session (and its token) accepts the PUT.'),
+    UPLOAD_SESSION_TTL_MS: durationMs(UPLOAD_SETTING_DEFAULTS.sessionTtlMs).describe(
+      'ms a session (and its token) accepts the PUT.',
+    ),
     // ms a complete upload that no run used is kept before its bytes are deleted: 24 h.
-    UPLOAD_RETENTION_MS: durationMs(24 * 3_600_000).describe(
+    UPLOAD_RETENTION_MS: durationMs(UPLOAD_SETTING_DEFAULTS.retentionMs).describe(
       'ms a complete upload no run used is kept before its bytes are deleted.',
     ),
     // ms after which a PUT's claim is stale (its process died mid-stream) and another PUT may take
     // it over: 10 min, far beyond streaming 256 MiB on a slow link.
-    UPLOAD_PUT_TIMEOUT_MS: durationMs(10 * 60_000).describe(
+    UPLOAD_PUT_TIMEOUT_MS: durationMs(UPLOAD_SETTING_DEFAULTS.putTimeoutMs).describe(
       'ms after which a PUT claim is stale (its process died mid-stream) and another PUT may take it over.',
     ),
     // ms a PUT's body may bring no byte before it is cut with 408, its claim released and nothing
     // kept, so the same token can retry at once; also how long an artifact download may take no
     // byte before it is cut (its file closed): 30 s, far beyond a pause of a working link.
-    UPLOAD_IDLE_TIMEOUT_MS: durationMs(30_000).describe(
+    UPLOAD_IDLE_TIMEOUT_MS: durationMs(UPLOAD_SETTING_DEFAULTS.idleTimeoutMs).describe(
       'ms a PUT body or an artifact download may go without a byte before it is cut (a PUT: 408, claim released).',
     ),
     // ms between two cleanup passes (repeatable job `uploads.cleanup`): 1 min.
@@ -47,7 +50,7 @@ export const UploadsEnv = z
       'HMAC key of artifact download links, 32+ characters; no default (`pnpm start` writes one to <DATA_DIR>/artifact-link-secret).',
     ),
     // ms an artifact download link stays valid after listing: 15 min.
-    ARTIFACT_LINK_TTL_MS: durationMs(15 * 60_000).describe(
+    ARTIFACT_LINK_TTL_MS: durationMs(UPLOAD_SETTING_DEFAULTS.linkTtlMs).describe(
       'ms an artifact download link stays valid after listing.',
     ),
     // Days an artifact is kept after its run completed; unset = kept (runs are never deleted today).

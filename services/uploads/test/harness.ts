@@ -18,7 +18,7 @@ import {
   testBusEncryptionKeys,
   testRedisUrl,
 } from '@svc/testkit';
-import type { UploadSettings, UploadsDeps } from '../src/domain/settings';
+import { UPLOAD_SETTING_DEFAULTS, type UploadSettings, type UploadsDeps } from '../src/domain/settings';
 import { createInternalApp } from '../src/handlers/internal-app';
 import { uploadsHandlers } from '../src/handlers/rpc';
 
@@ -67,12 +67,8 @@ export const RECORDS: Readonly<Record<string, CapabilityRecord>> = {
 };
 
 export const DEFAULT_SETTINGS: UploadSettings = {
-  sessionTtlMs: 900_000,
-  retentionMs: 86_400_000,
-  putTimeoutMs: 600_000,
-  idleTimeoutMs: 30_000,
+  ...UPLOAD_SETTING_DEFAULTS,
   linkSecret: randomBytes(32).toString('base64url'),
-  linkTtlMs: 900_000,
 };
 
 /**

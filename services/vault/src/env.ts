@@ -1,6 +1,7 @@
 import { busDatabaseServiceEnv, durationMs, envLoader, intInRange, vaultKeyringEnv } from '@svc/config';
 import { refineStorageEnv, storageEnv } from '@svc/storage';
 import { z } from 'zod';
+import { DEFAULT_RETENTION_HOURS } from './domain/deps';
 
 /** The vault service's environment (docs/architecture.md "Ports"); the only place it reads process.env. */
 export const VaultEnv = z
@@ -14,11 +15,11 @@ export const VaultEnv = z
     // written, in the same object storage as the uploads service's (@svc/storage).
     ...storageEnv,
     // Hours a pending extraction and its encrypted candidates are kept before they are destroyed: 24.
-    VAULT_EXTRACTION_TTL_HOURS: intInRange(1, 8_760, 24).describe(
+    VAULT_EXTRACTION_TTL_HOURS: intInRange(1, 8_760, DEFAULT_RETENTION_HOURS).describe(
       'Hours a pending extraction (its encrypted candidates) is kept before it expires and its ciphertexts are deleted (1-8760).',
     ),
     // Hours a filled document and its artifact are kept: 24.
-    VAULT_DOCUMENT_RETENTION_HOURS: intInRange(1, 8_760, 24).describe(
+    VAULT_DOCUMENT_RETENTION_HOURS: intInRange(1, 8_760, DEFAULT_RETENTION_HOURS).describe(
       'Hours a filled document and its artifact are kept before they are deleted (1-8760).',
     ),
     // ms between two sweep passes (repeatable job `vault.sweep`): 1 min.

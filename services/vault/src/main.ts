@@ -5,17 +5,15 @@
 // Wiring only (defineService: env → logger → prisma → bus → store → start → health server): keyring
 // → RPC responder → rewrap worker → sweep.
 import { serveRpc, serviceClient } from '@svc/bus';
-import { platformCatalog, VAULT_MAX_FIELDS_PER_CLIENT } from '@svc/contracts';
+import { platformCatalog } from '@svc/contracts';
 import { type Closable, defineService } from '@svc/service-kit';
 import { keyringFromEnv } from '@svc/vault-crypto';
-import type { VaultDeps } from './domain/deps';
+import { type VaultDeps, vaultSettings } from './domain/deps';
 import { preloadFillFonts } from './domain/fill';
 import { loadVaultEnv } from './env';
 import { startSweep } from './handlers/document-handlers';
 import { rewrapEnqueuer, startRewrapWorker } from './handlers/rewrap-job';
 import { vaultHandlers } from './handlers/rpc';
-
-const HOUR_MS = 3_600_000;
 
 defineService({
   name: 'vault',
@@ -53,11 +51,7 @@ defineService({
       keys: keyring.keys,
       store,
       uploads: serviceClient(bus, 'uploads', { timeoutMs: env.RPC_TIMEOUT_MS }),
-      settings: {
-        extractionTtlMs: env.VAULT_EXTRACTION_TTL_HOURS * HOUR_MS,
-        documentRetentionMs: env.VAULT_DOCUMENT_RETENTION_HOURS * HOUR_MS,
-        maxFieldsPerClient: VAULT_MAX_FIELDS_PER_CLIENT,
-      },
+      settings: vaultSettings(env.VAULT_EXTRACTION_TTL_HOURS, env.VAULT_DOCUMENT_RETENTION_HOURS),
       logger,
       now: () => new Date(),
     };

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Bus, createBus, type RpcServer, type ServiceClient, serveRpc, serviceClient } from '@svc/bus';
-import { type PlatformCatalog, platformCatalog, VAULT_MAX_FIELDS_PER_CLIENT } from '@svc/contracts';
+import { type PlatformCatalog, platformCatalog } from '@svc/contracts';
 import { type MemoryLogger, memoryLogger } from '@svc/log';
 import { createObjectStore, type ObjectStore } from '@svc/storage';
 import {
@@ -16,18 +16,19 @@ import {
   testRedisUrl,
 } from '@svc/testkit';
 import { addKeyVersion, createKeyringFile, type KeyringHandle, watchKeyringFile } from '@svc/vault-crypto';
-import type { UploadsPort, VaultDeps, VaultSettings } from '../src/domain/deps';
+import {
+  type UploadsPort,
+  VAULT_SETTING_DEFAULTS,
+  type VaultDeps,
+  type VaultSettings,
+} from '../src/domain/deps';
 import { rewrapEnqueuer } from '../src/handlers/rewrap-job';
 import { vaultHandlers } from '../src/handlers/rpc';
 
 /** ms between two looks at the harness's keyring file (the service polls every 5 s). */
 export const KEYRING_POLL_MS = 50;
 
-export const DEFAULT_SETTINGS: VaultSettings = {
-  extractionTtlMs: 24 * 3_600_000,
-  documentRetentionMs: 24 * 3_600_000,
-  maxFieldsPerClient: VAULT_MAX_FIELDS_PER_CLIENT,
-};
+export const DEFAULT_SETTINGS: VaultSettings = VAULT_SETTING_DEFAULTS;
 
 /** An uploads service that knows no upload (tests of extractions/documents pass their own). */
 export const NO_UPLOADS: UploadsPort = {

@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { adminInProcess } from '@svc/admin/test/admin-in-process';
 import { instancesDir, isProcessAlive, SERVICE_NAMES } from '@svc/devstack';
 import { type CommandResult, pollUntil, runCommand, type TestDatabase } from '@svc/testkit';
-import { adminInProcess } from '../../admin/test/admin-in-process';
 import { devKeyPath, readDevKey } from '../src/dev-key';
 import {
   answers200,

@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import {
+  SCOPES as ALL_SCOPES,
   BalanceResponse,
   ExtractionResponse,
   ListVaultFieldsResponse,
   RunStatusResponse,
 } from '@svc/contracts';
+import { makePdf } from '@svc/gateway/test/files/sample-files';
+import { artifactsOk, runToCompletion, sha256, uploadOk } from '@svc/gateway/test/files/support';
+import { quoteAndRun } from '@svc/gateway/test/quote-first/support';
+import { type SharedPlatform, sharedPlatform } from '@svc/gateway/test/support/shared-platform';
 import {
   createTestAccount,
   pollUntil,
@@ -14,10 +19,6 @@ import {
   type TestApiKey,
 } from '@svc/testkit';
 import type { Browser, Page } from 'playwright-core';
-import { makePdf } from '../../../gateway/test/files/sample-files';
-import { artifactsOk, runToCompletion, sha256, uploadOk } from '../../../gateway/test/files/support';
-import { quoteAndRun } from '../../../gateway/test/quote-first/support';
-import { type SharedPlatform, sharedPlatform } from '../../../gateway/test/support/shared-platform';
 import { SHOWN_ALREADY } from '../../src/pages/keys';
 import {
   type Credentials,
@@ -52,17 +53,8 @@ import {
 jest.setTimeout(120_000);
 
 const tag = randomBytes(4).toString('hex');
-/** The main client's key: what the REST side of the flows uses (runs, uploads, vault). */
-const SCOPES = [
-  'capabilities:read',
-  'capabilities:quote',
-  'capabilities:run',
-  'uploads:write',
-  'artifacts:read',
-  'billing:read',
-  'vault:read',
-  'vault:write',
-];
+/** The main client's key: what the REST side of the flows uses (runs, uploads, vault), every scope but vault:fill. */
+const SCOPES = ALL_SCOPES.filter((scope) => scope !== 'vault:fill');
 /** The throttle's 429 page (design: per account 5 failures in 15 min, per address 20). */
 const THROTTLED = /Too many sign-in attempts\. Try again in \d+ minutes?\./;
 

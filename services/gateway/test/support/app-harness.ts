@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { generateApiKey } from '@svc/auth';
 import { subscribeEvents } from '@svc/bus';
 import type { ReadinessResponse, RpcService, Scope } from '@svc/contracts';
@@ -11,6 +12,7 @@ import {
   type TestPlatform,
   type UploadsDataRecorder,
 } from '@svc/test-platform';
+import { listenOnLoopback } from '@svc/testkit';
 import { type AppDeps, createApp } from '../../src/app';
 import { CatalogCache } from '../../src/domain/catalog-cache';
 import { RunWaiter } from '../../src/domain/run-waiter';
@@ -185,14 +187,8 @@ export async function startAppHarness(
     observeRequest: (sample) => samples.push(sample),
     ...overrides,
   });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('test server has no TCP port');
-  const url = `http://127.0.0.1:${address.port}`;
+  const server = createServer(app);
+  const url = await listenOnLoopback(server);
 
   return {
     url,

@@ -21,6 +21,15 @@ export interface UploadSettings {
   artifactRetentionDays?: number;
 }
 
+/** What env.ts's variables default to (decisions U2): the service's settings when none is set. */
+export const UPLOAD_SETTING_DEFAULTS = {
+  sessionTtlMs: 15 * 60_000,
+  retentionMs: 24 * 3_600_000,
+  putTimeoutMs: 10 * 60_000,
+  idleTimeoutMs: 30_000,
+  linkTtlMs: 15 * 60_000,
+} as const satisfies Omit<UploadSettings, 'linkSecret' | 'artifactRetentionDays'>;
+
 /** What the domain functions share: the database, the object store, the registry and the clock. */
 export interface UploadsDeps {
   prisma: PrismaClient;

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '@svc/bus';
-import type { PlatformCatalog } from '@svc/contracts';
+import { type PlatformCatalog, VAULT_MAX_FIELDS_PER_CLIENT } from '@svc/contracts';
 import type { Prisma, PrismaClient } from '@svc/db';
 import type { Logger } from '@svc/log';
 import type { ObjectStore } from '@svc/storage';
@@ -17,6 +17,23 @@ export interface VaultSettings {
   /** Most fields one client may keep (VAULT_MAX_FIELDS_PER_CLIENT of the contracts). */
   maxFieldsPerClient: number;
 }
+
+const HOUR_MS = 3_600_000;
+
+/** Hours VAULT_EXTRACTION_TTL_HOURS and VAULT_DOCUMENT_RETENTION_HOURS default to. */
+export const DEFAULT_RETENTION_HOURS = 24;
+
+/** The settings from the two retention variables (env.ts), in ms. */
+export function vaultSettings(extractionTtlHours: number, documentRetentionHours: number): VaultSettings {
+  return {
+    extractionTtlMs: extractionTtlHours * HOUR_MS,
+    documentRetentionMs: documentRetentionHours * HOUR_MS,
+    maxFieldsPerClient: VAULT_MAX_FIELDS_PER_CLIENT,
+  };
+}
+
+/** The settings when no variable is set (what tests run the vault with). */
+export const VAULT_SETTING_DEFAULTS = vaultSettings(DEFAULT_RETENTION_HOURS, DEFAULT_RETENTION_HOURS);
 
 /**
  * The uploads service as the vault needs it (`rpc.uploads`): documents and templates are uploads of
