@@ -25,20 +25,29 @@ function failedRun() {
   return { run, receipt: ledgerReceipt(run, issuedQuote(runId, 'crt', '0.1')) };
 }
 
+/** The run page's detail view of `run` with a crt input of HOSTILE, no events or artifacts. */
+function renderRunDetail(
+  run: Parameters<typeof RunDetail>[0]['run'],
+  receipt: Parameters<typeof RunDetail>[0]['receipt'],
+  canCancel: boolean,
+): string {
+  return renderToString(
+    h(RunDetail, {
+      run,
+      events: [],
+      input: { apex: HOSTILE },
+      receipt,
+      artifacts: [],
+      canCancel,
+      csrfToken: 'tok',
+    }),
+  );
+}
+
 describe('runs views', () => {
   it('shows the error (escaped) instead of a result, the release line, and no cancel once finished', () => {
     const { run, receipt } = failedRun();
-    const html = renderToString(
-      h(RunDetail, {
-        run,
-        events: [],
-        input: { apex: HOSTILE },
-        receipt,
-        artifacts: [],
-        canCancel: true,
-        csrfToken: 'tok',
-      }),
-    );
+    const html = renderRunDetail(run, receipt, true);
     expect(html).toContain('data-testid="run-error"');
     expect(html).not.toContain('data-testid="run-result"');
     expect(html).not.toContain(HOSTILE);
@@ -51,31 +60,11 @@ describe('runs views', () => {
     const runId = randomUUID();
     const run = runRecord({ run_id: runId, status: 'queued', slug: 'html-to-pdf' });
     const receipt = ledgerReceipt(run, issuedQuote(runId, 'html-to-pdf'));
-    const html = renderToString(
-      h(RunDetail, {
-        run,
-        events: [],
-        input: { apex: HOSTILE },
-        receipt,
-        artifacts: [],
-        canCancel: true,
-        csrfToken: 'tok',
-      }),
-    );
+    const html = renderRunDetail(run, receipt, true);
     expect(html).toContain(`action="/dashboard/runs/${runId}/cancel"`);
     expect(html).toContain('name="_csrf" value="tok"');
     expect(html).toContain('data-testid="run-cancel"');
-    const readOnly = renderToString(
-      h(RunDetail, {
-        run,
-        events: [],
-        input: { apex: HOSTILE },
-        receipt,
-        artifacts: [],
-        canCancel: false,
-        csrfToken: 'tok',
-      }),
-    );
+    const readOnly = renderRunDetail(run, receipt, false);
     expect(readOnly).not.toContain('data-testid="run-cancel"');
   });
 
