@@ -70,9 +70,13 @@ describe('pnpm start on a terminal', () => {
     'starts quietly, shows the one-time secrets and the banner last, keeps JSON logs in files, stops on ^C',
     async () => {
       // -q quiet, -f flush at once, -e exit with the command's code, -c the command; no typescript file.
-      terminal = spawn('script', ['-qfec', 'pnpm start', '/dev/null'], {
+      // `exec`: script runs the command through $SHELL -c, a non-interactive shell that (as dash,
+      // CI's /bin/sh, does) dies of the terminal's SIGINT itself, so `script -e` answered 130 however
+      // cleanly pnpm stopped. A developer's interactive shell waits out ^C; with exec, pnpm is the
+      // terminal's foreground process as it is there. SHELL is pinned so every machine runs this.
+      terminal = spawn('script', ['-qfec', 'exec pnpm start', '/dev/null'], {
         cwd: ROOT,
-        env,
+        env: { ...env, SHELL: '/bin/sh' },
         detached: true,
         stdio: ['pipe', 'pipe', 'pipe'],
       });
