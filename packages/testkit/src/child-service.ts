@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { portEnv, probeBaseUrl, type ServiceName, type ServicePorts, serviceEntry } from '@svc/devstack';
 import { answersOk, sleep } from './http';
+import { SERVICE_BUNDLES_ENV, SERVICE_BUNDLES_OFF, serviceBundlePath } from './service-bundles';
 
 // ms between two readiness probes while a service starts.
 const PROBE_INTERVAL_MS = 100;
@@ -103,9 +104,7 @@ export class ChildService {
   /** Spawns the process (it must not be running) and waits until /healthz and /readyz answer 200. */
   async start(timeoutMs: number): Promise<void> {
     if (this.child !== undefined) throw new Error(`${this.name} is already running`);
-    // `node --import tsx services/<name>/src/main.ts` with cwd = the workspace root (no build step).
-    const imports = ['tsx', ...(this.options.nodeImports ?? [])].flatMap((module) => ['--import', module]);
-    const child = spawn(process.execPath, [...imports, serviceEntry(this.name)], {
+    const child = spawn(process.execPath, this.nodeArguments(), {
       cwd: this.options.rootDir,
       env: this.options.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -136,6 +135,27 @@ export class ChildService {
       this.chunks.push(`\n[testkit] could not run ${this.name}: ${err.message}\n`);
     });
     await this.waitReady(child, timeoutMs);
+  }
+
+  /**
+   * The prebuilt bundle of the service when the integration set-up made them (service-bundles.ts),
+   * else `node --import tsx services/<name>/src/main.ts`, cwd the workspace root. Extra `--import`
+   * modules (execution probes, the parent-death watch) hook the sources: those run under tsx.
+   */
+  private nodeArguments(): string[] {
+    const bundles = this.options.env[SERVICE_BUNDLES_ENV];
+    const bundle =
+      bundles === undefined || bundles === '' || bundles === SERVICE_BUNDLES_OFF
+        ? undefined
+        : serviceBundlePath(bundles, this.name);
+    if (bundle !== undefined && this.options.nodeImports === undefined) {
+      if (!existsSync(bundle)) {
+        throw new Error(`${SERVICE_BUNDLES_ENV}=${bundles} holds no bundle of ${this.name} (${bundle})`);
+      }
+      return ['--enable-source-maps', bundle];
+    }
+    const imports = ['tsx', ...(this.options.nodeImports ?? [])].flatMap((module) => ['--import', module]);
+    return [...imports, serviceEntry(this.name)];
   }
 
   private async waitReady(child: ChildProcess, timeoutMs: number): Promise<void> {

@@ -17,8 +17,8 @@ export interface RunExecutions {
 }
 
 export interface ExecutionProbeOptions {
-  /** `--import` modules for StartTestStackOptions.nodeImports. */
-  nodeImports: string[];
+  /** `--import` modules of the workers, for StartTestStackOptions.nodeImports. */
+  nodeImports: { worker: string[] };
   /** Env for StartTestStackOptions.env. */
   env: Record<string, string>;
 }
@@ -26,7 +26,7 @@ export interface ExecutionProbeOptions {
 /** Stack options that count every execution of the capabilities `slugs` into `file`. */
 export function executionProbe(file: string, slugs: readonly string[]): ExecutionProbeOptions {
   return {
-    nodeImports: [join(__dirname, 'execution-probe.ts')],
+    nodeImports: { worker: [join(__dirname, 'execution-probe.ts')] },
     env: { SVC_TEST_EXECUTION_LOG: file, SVC_TEST_EXECUTION_SLUGS: slugs.join(',') },
   };
 }

@@ -1,5 +1,5 @@
-// Loaded into a test stack's service processes with `--import` (execution-log.ts says how): in a
-// worker, it wraps the handler of each capability named in SVC_TEST_EXECUTION_SLUGS so that every
+// Loaded into a test stack's worker processes with `--import` (execution-log.ts says how): it
+// wraps the handler of each capability named in SVC_TEST_EXECUTION_SLUGS so that every
 // execution appends `start <run_id> <pid> <epoch ms>` before the capability's code runs and
 // `done <run_id> <pid> <epoch ms> <outcome>` once it returned, to the file SVC_TEST_EXECUTION_LOG. The fault
 // suites count executions per run from that file: an observer outside the run path under test

@@ -89,7 +89,9 @@ async function main(): Promise<void> {
     env: { ...SHARED_STACK_ENV, CRT_SH_URL: fake.crtShUrl, CERTSPOTTER_URL: fake.certSpotterUrl },
     startTimeoutMs: START_TIMEOUT_MS,
     logDir: paths.logDir,
-    nodeImports: [join(rootDir, 'tools/launcher/src/parent-watch.ts')],
+    nodeImports: Object.fromEntries(
+      SHARED_STACK_SERVICES.map((name) => [name, [join(rootDir, 'tools/launcher/src/parent-watch.ts')]]),
+    ),
   }).catch(async (err: unknown) => {
     await fake.close();
     throw err;

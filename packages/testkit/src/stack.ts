@@ -46,8 +46,12 @@ export interface StartTestStackOptions {
   stopTimeoutMs?: number;
   /** Also append each service's output to `<logDir>/<name>.log` (the shared stack: sharedTestStack). */
   logDir?: string;
-  /** Extra `--import` modules for every service process (the shared stack's parent-death watch). */
-  nodeImports?: readonly string[];
+  /**
+   * Extra `--import` modules per service (the shared stack's parent-death watch, the fault suites'
+   * execution probe in workers). A service given some runs its sources under tsx; the others run
+   * the prebuilt bundles when the integration set-up made them (service-bundles.ts).
+   */
+  nodeImports?: Partial<Record<ServiceName, readonly string[]>>;
 }
 
 export interface StartReplicaOptions {
@@ -343,7 +347,7 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
         env,
         ports: servicePorts,
         ...(logFile === undefined ? {} : { logFile }),
-        ...(options.nodeImports === undefined ? {} : { nodeImports: options.nodeImports }),
+        ...(options.nodeImports?.[name] === undefined ? {} : { nodeImports: options.nodeImports[name] }),
       }),
     );
   }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import fontkit from '@cantoo/fontkit';
 import type { PDFDocument } from '@cantoo/pdf-lib';
@@ -34,8 +35,9 @@ let loaded: readonly UnicodeFont[] | undefined;
 const parsedFonts = new Map<Uint8Array, ReturnType<typeof fontkit.create>>();
 
 function fontPath(packageName: string, file: string): string {
-  // The packages export only their JS entry (dist/index.*); the font files sit in ../fonts.
-  return path.join(path.dirname(require.resolve(packageName)), '..', 'fonts', file);
+  // The packages export only their JS entry (dist/index.*); the font files sit in ../fonts. Resolved
+  // from this file's own path (not the running script's): the same under tsx and in a bundle.
+  return path.join(path.dirname(createRequire(__filename).resolve(packageName)), '..', 'fonts', file);
 }
 
 /**
