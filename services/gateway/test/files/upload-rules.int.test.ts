@@ -19,12 +19,17 @@ import {
 
 /**
  * Every rejection of the upload order (docs/decisions.md U1–U8, A2) over HTTP against the real
- * platform, with short lifetimes so expiry and clean-up can be watched: sessions 5 s, unused
- * uploads 5 s, download links 5 s, clean-up every second. Ends by reading every log line of every
+ * platform, with short lifetimes so expiry and clean-up can be watched: sessions 12 s, unused
+ * uploads 12 s, download links 5 s, clean-up every second. Ends by reading every log line of every
  * service for the upload tokens this suite was given (spec §5.4: never logged).
  */
 
-const TTL_MS = 5_000;
+// ms. Sessions and unused uploads live long enough for the steps a test takes inside them on a
+// loaded 2-core machine (nine 20 MB PUTs on one session; an upload, then its quote and run, before
+// the clean-up would delete it unused): at 5 s both were seen to expire mid-test under CI load.
+const SESSION_TTL_MS = 12_000;
+const RETENTION_MS = 12_000;
+const LINK_TTL_MS = 5_000;
 const PDF = { filename: 'doc.pdf', content_type: 'application/pdf' };
 
 describe('upload sessions, PUT, quote and download links: the rules', () => {
@@ -50,9 +55,9 @@ describe('upload sessions, PUT, quote and download links: the rules', () => {
 
   beforeAll(async () => {
     files = await startFilesStack({
-      UPLOAD_SESSION_TTL_MS: String(TTL_MS),
-      UPLOAD_RETENTION_MS: String(TTL_MS),
-      ARTIFACT_LINK_TTL_MS: String(TTL_MS),
+      UPLOAD_SESSION_TTL_MS: String(SESSION_TTL_MS),
+      UPLOAD_RETENTION_MS: String(RETENTION_MS),
+      ARTIFACT_LINK_TTL_MS: String(LINK_TTL_MS),
       UPLOAD_CLEANUP_INTERVAL_MS: '1000',
     });
     key = await files.stack.createApiKey({ scopes: FILE_SCOPES, clientName: 'rules', balanceUsd: '10' });
@@ -220,7 +225,7 @@ describe('upload sessions, PUT, quote and download links: the rules', () => {
     it('refuses an expired session (409) and the clean-up marks it expired', async () => {
       const pdf = await makePdf(['late']);
       const created = await session(pdf);
-      await sleep(TTL_MS + 500);
+      await sleep(SESSION_TTL_MS + 500);
       const late = await putBytes(files.stack, created, pdf);
       expect(late.status).toBe(409);
       expect(errorOf(late.json)).toMatch(/expired/);
@@ -229,7 +234,7 @@ describe('upload sessions, PUT, quote and download links: the rules', () => {
         intervalMs: 250,
       });
       expect((await getUpload(created.upload_id)).status).toBe('expired');
-    }, 30_000);
+    }, 45_000);
   });
 
   describe('quote with uploads (rule 1, rule 4)', () => {
@@ -265,7 +270,7 @@ describe('upload sessions, PUT, quote and download links: the rules', () => {
       expect(existsSync(objectPath)).toBe(true);
       await pollUntil(() => !existsSync(objectPath), {
         what: 'the unused upload deleted',
-        timeoutMs: TTL_MS + 10_000,
+        timeoutMs: RETENTION_MS + 10_000,
         intervalMs: 250,
       });
       expect(existsSync(objectPath)).toBe(false);
@@ -274,7 +279,7 @@ describe('upload sessions, PUT, quote and download links: the rules', () => {
         input: { upload_id: created.upload_id },
       });
       expect(quote.status).toBe(409);
-    }, 30_000);
+    }, 45_000);
   });
 
   describe('download links (rule 5)', () => {
@@ -308,7 +313,7 @@ describe('upload sessions, PUT, quote and download links: the rules', () => {
       expect((await download(extended.toString(), key.apiKey)).status).toBe(403);
       expect((await download(artifact.download_url, key.apiKey)).status).toBe(200);
 
-      await sleep(TTL_MS + 1_500);
+      await sleep(LINK_TTL_MS + 1_500);
       const expired = await download(artifact.download_url, key.apiKey);
       expect(expired.status).toBe(403);
       expect(expired.text).toMatch(/expired/);
