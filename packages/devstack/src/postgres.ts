@@ -12,6 +12,9 @@ export const EMBEDDED_POSTGRES_PORT = 5433;
 /** The application's database, created on the embedded server when missing. */
 export const DEFAULT_DATABASE = 'capability_service';
 
+// ms an embedded server that just started gets to answer its first connections.
+const EMBEDDED_ANSWER_WAIT_MS = 30_000;
+
 export interface EnsurePostgresOptions {
   /** An external server (DATABASE_URL). When set it must answer; nothing is started. */
   databaseUrl?: string;
@@ -64,9 +67,19 @@ export async function ensurePostgres(options: EnsurePostgresOptions): Promise<Po
   });
   try {
     const database = options.database ?? DEFAULT_DATABASE;
+    // A server that has just started can take seconds to accept its first connections on a loaded
+    // machine (a connect timed out once in a CI-like run under load 15): wait for it to answer, with
+    // retries, before the one-shot CREATE DATABASE.
+    await checkPostgres(server.adminUrl, {
+      variableName: 'the embedded server URL',
+      retryForMs: EMBEDDED_ANSWER_WAIT_MS,
+    });
     if (database !== 'postgres') await createDatabase(server.adminUrl, database, { ifNotExists: true });
     const url = withDatabase(server.adminUrl, database);
-    await checkPostgres(url, { variableName: 'the embedded server URL' });
+    await checkPostgres(url, {
+      variableName: 'the embedded server URL',
+      retryForMs: EMBEDDED_ANSWER_WAIT_MS,
+    });
     logger.info(`embedded PostgreSQL ready at ${redactUrl(url)}`);
     return { url, embedded: true, dataDir: server.dataDir, portNote: server.portNote, stop: server.stop };
   } catch (err) {
