@@ -6,6 +6,7 @@ import { buffer } from 'node:stream/consumers';
 import { createLogger } from '@svc/log';
 import { FsObjectStore } from '@svc/storage';
 import { BrowserHost } from '../src/html-to-pdf/browser-host';
+import { DEFAULT_CHROMIUM_PATH } from '../src/html-to-pdf/env';
 import { storeRenderedPdf } from '../src/html-to-pdf/pdf-artifact';
 import { countPdfPages } from '../src/html-to-pdf/pdf-pages';
 import { createPdfRenderer, type PdfRenderer, type RenderOutcome } from '../src/html-to-pdf/render-pdf';
@@ -14,11 +15,11 @@ import { RetryableRunError, RunCancelledError } from '../src/kit/outcome';
 import { createRunStorage } from '../src/kit/run-storage';
 import { type LoopbackServer, startLoopbackServer } from './support/loopback-server';
 
-// The html-to-pdf renderer on the machine's real chromium (CHROMIUM_PATH default /usr/bin/chromium;
-// .ci/run installs it): PDFs, page counts, the network block, timeouts, the size cap, cancellation,
+// The html-to-pdf renderer on the machine's real chromium (CHROMIUM_PATH, default the worker's:
+// Debian's chromium-headless-shell, which .ci/run installs): PDFs, page counts, the network block, timeouts, the size cap, cancellation,
 // a failed launch and a crash; and the rendered PDF stored as the run's `document.pdf` artifact.
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 const logger = createLogger({ service: 'html-to-pdf-test', level: 'silent' });
 let host: BrowserHost;
 let render: PdfRenderer;

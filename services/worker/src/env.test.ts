@@ -85,7 +85,7 @@ describe('WorkerEnv: queue and html-to-pdf settings', () => {
       WORKER_LOCK_DURATION_MS: 30_000,
       WORKER_STALLED_INTERVAL_MS: 30_000,
       WORKER_MAX_STALLED_COUNT: 2,
-      CHROMIUM_PATH: '/usr/bin/chromium',
+      CHROMIUM_PATH: '/usr/bin/chromium-headless-shell',
       HTML_TO_PDF_TIMEOUT_MS: 30_000,
     });
   });

@@ -100,9 +100,9 @@ export const LauncherEnv = z.object({
   // terminal what they said (readiness.ts); again after each such interval.
   LAUNCHER_SLOW_START_MS: intInRange(1_000, 2_147_483_647, 15_000),
   // Read to choose the worker's runtimes (worker-runtimes.ts); both still reach the worker untouched.
-  // The default is html-to-pdf's own (packages/capabilities/src/html-to-pdf/env.ts): Debian's chromium package.
+  // Unset CHROMIUM_PATH: the launcher looks for an installed Chromium (CHROMIUM_CANDIDATES).
   WORKER_RUNTIMES: z.string().optional(),
-  CHROMIUM_PATH: pathVar('/usr/bin/chromium'),
+  CHROMIUM_PATH: pathVar().optional(),
 });
 
 export interface LauncherSettings {
@@ -137,7 +137,8 @@ export interface LauncherSettings {
   slowStartMs: number;
   /** WORKER_RUNTIMES when the operator set it. */
   workerRuntimes: string | undefined;
-  chromiumPath: string;
+  /** CHROMIUM_PATH when the operator set it. */
+  chromiumPath: string | undefined;
   /** The environment the services inherit (our variables are set on top of it per service). */
   passThrough: NodeJS.ProcessEnv;
 }

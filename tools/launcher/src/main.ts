@@ -47,7 +47,7 @@ import { DEFAULT_RESTART_POLICY } from './restart-policy';
 import { type ChildSpec, Supervisor } from './supervisor';
 import { TerminalConsole } from './terminal-console';
 import { prepareVaultKeyring } from './vault-keyring';
-import { chooseWorkerRuntimes } from './worker-runtimes';
+import { chooseWorkerRuntimes, type WorkerRuntimesChoice } from './worker-runtimes';
 
 // Wide enough for the longest service name of the one list.
 const NAME_WIDTH = Math.max(...SERVICE_NAMES.map((name) => name.length));
@@ -192,7 +192,7 @@ function childSpec(
   name: ServiceName,
   databaseUrl: string,
   redisUrl: string,
-  workerRuntimes: string | undefined,
+  worker: WorkerRuntimesChoice,
   artifactLinkSecret: string,
   busEncryptionKey: string,
   vaultKeyringFile: string | undefined,
@@ -221,7 +221,8 @@ function childSpec(
   env.BUS_ENCRYPTION_KEY = busEncryptionKey;
   delete env.PORT; // only the gateway's: set below, never inherited
   Object.assign(env, portEnv(servicePorts(name)));
-  if (name === 'worker' && workerRuntimes !== undefined) env.WORKER_RUNTIMES = workerRuntimes;
+  if (name === 'worker' && worker.runtimes !== undefined) env.WORKER_RUNTIMES = worker.runtimes;
+  if (name === 'worker' && worker.chromiumPath !== undefined) env.CHROMIUM_PATH = worker.chromiumPath;
   // `--import tsx` then the watchdog that ends a service whose launcher died (see parent-watch.ts).
   const args = ['--import', 'tsx', '--import', path.join(__dirname, 'parent-watch.ts'), serviceEntry(name)];
   return { name, command: process.execPath, args, cwd: rootDir, env };
@@ -290,7 +291,7 @@ async function startUp(): Promise<void> {
   const busKey = settings.busEncryptionKey ?? ensureBusEncryptionKey(busEncryptionKeyPath(dataDir));
   supervisor = new Supervisor(
     SERVICE_NAMES.map((name) =>
-      childSpec(name, postgres.url, redis.url, runtimes.runtimes, linkSecret, busKey, keyring.file),
+      childSpec(name, postgres.url, redis.url, runtimes, linkSecret, busKey, keyring.file),
     ),
     {
       line: (name, stream, text) => view.serviceLine(name, stream, text),

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chooseWorkerRuntimes, isExecutableFile } from './worker-runtimes';
+import { CHROMIUM_CANDIDATES, chooseWorkerRuntimes, isExecutableFile } from './worker-runtimes';
 
 describe('chooseWorkerRuntimes', () => {
   const present = () => true;
@@ -14,7 +14,41 @@ describe('chooseWorkerRuntimes', () => {
       isExecutable: present,
     });
     expect(choice.runtimes).toBe('node,browser');
+    // The operator's CHROMIUM_PATH reaches the worker as it is.
+    expect(choice.chromiumPath).toBeUndefined();
     expect(choice.note).toEqual({ level: 'info', text: expect.stringContaining('/usr/bin/chromium') });
+  });
+
+  it('without CHROMIUM_PATH, hands the worker the first installed candidate (the headless shell first)', () => {
+    expect(CHROMIUM_CANDIDATES[0]).toBe('/usr/bin/chromium-headless-shell');
+    const both = chooseWorkerRuntimes({
+      configured: undefined,
+      chromiumPath: undefined,
+      isExecutable: present,
+    });
+    expect(both).toMatchObject({
+      runtimes: 'node,browser',
+      chromiumPath: '/usr/bin/chromium-headless-shell',
+    });
+    const seen: string[] = [];
+    const fullOnly = chooseWorkerRuntimes({
+      configured: undefined,
+      chromiumPath: undefined,
+      isExecutable: (file) => {
+        seen.push(file);
+        return file === '/usr/bin/chromium';
+      },
+    });
+    expect(seen).toEqual(['/usr/bin/chromium-headless-shell', '/usr/bin/chromium']);
+    expect(fullOnly).toMatchObject({ runtimes: 'node,browser', chromiumPath: '/usr/bin/chromium' });
+    expect(fullOnly.note?.text).toContain('Chromium at /usr/bin/chromium;');
+    const none = chooseWorkerRuntimes({
+      configured: undefined,
+      chromiumPath: undefined,
+      isExecutable: absent,
+    });
+    expect(none).toMatchObject({ runtimes: 'node', chromiumPath: undefined });
+    expect(none.note?.text).toContain('no Chromium at /usr/bin/chromium-headless-shell or /usr/bin/chromium');
   });
 
   it('stays node and says why html-to-pdf will wait when Chromium is missing', () => {
@@ -42,7 +76,7 @@ describe('chooseWorkerRuntimes', () => {
         throw new Error('must not be asked');
       },
     });
-    expect(choice).toEqual({ runtimes: undefined, note: undefined });
+    expect(choice).toEqual({ runtimes: undefined, chromiumPath: undefined, note: undefined });
   });
 });
 

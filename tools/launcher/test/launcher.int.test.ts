@@ -7,7 +7,7 @@ import { pollUntil, type TestDatabase } from '@svc/testkit';
 import { loadKeyringFile } from '@svc/vault-crypto';
 import { readDevAccount } from '../src/dev-account';
 import { DEV_BALANCE_MICROS, DEV_CLIENT_NAME, devKeyPath, readDevKey } from '../src/dev-key';
-import { isExecutableFile } from '../src/worker-runtimes';
+import { CHROMIUM_CANDIDATES, isExecutableFile } from '../src/worker-runtimes';
 import {
   answers200,
   cleanUpLauncherSuite,
@@ -115,9 +115,9 @@ describe('pnpm start', () => {
       expect(run.output).toContain(`Development API key (shown once, saved to ${keyFile}):`);
       expect(run.output).toContain(apiKey);
       // One worker for node and, with a Chromium installed, browser (html-to-pdf); said either way.
-      const chromium = env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+      const chromium = env.CHROMIUM_PATH ?? CHROMIUM_CANDIDATES.find((file) => isExecutableFile(file));
       expect(run.output).toMatch(
-        isExecutableFile(chromium)
+        chromium !== undefined && isExecutableFile(chromium)
           ? launcherLine(
               `worker runtimes: node,browser (Chromium at ${chromium}; set WORKER_RUNTIMES to choose)`,
             )

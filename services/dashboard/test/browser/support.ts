@@ -25,8 +25,8 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ] as const;
 
-/** The worker's default (packages/capabilities html-to-pdf env: CHROMIUM_PATH). */
-const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium';
+/** The worker's default (packages/capabilities html-to-pdf env: CHROMIUM_PATH): Debian's headless shell. */
+const DEFAULT_CHROMIUM_PATH = '/usr/bin/chromium-headless-shell';
 // ms: chromium's start on a busy 2-core machine.
 const LAUNCH_TIMEOUT_MS = 60_000;
 // ms: one navigation or one action of a test; the dashboard answers from loopback.
@@ -42,14 +42,16 @@ export const NARROW_VIEWPORT = { width: 390, height: 844 } as const;
 export const SCREENSHOT_DIR = join(findWorkspaceRoot(__dirname), 'docs', 'dashboard');
 
 /**
- * CHROMIUM_PATH when set (as the worker reads it, trimmed), else Debian's /usr/bin/chromium; throws
+ * CHROMIUM_PATH when set (as the worker reads it, trimmed), else the worker's default; throws
  * naming the path when no browser is there, instead of playwright's longer launch error.
  */
 export function chromiumPath(): string {
   const configured = process.env.CHROMIUM_PATH?.trim();
   const path = configured === undefined || configured === '' ? DEFAULT_CHROMIUM_PATH : configured;
   if (!existsSync(path)) {
-    throw new Error(`no chromium at ${path}: install Debian's chromium package or set CHROMIUM_PATH`);
+    throw new Error(
+      `no chromium at ${path}: install Debian's chromium-headless-shell package or set CHROMIUM_PATH`,
+    );
   }
   return path;
 }

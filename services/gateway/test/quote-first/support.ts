@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createBus, publishEvent } from '@svc/bus';
 import {
   platformCatalog,
@@ -68,6 +69,16 @@ export async function quoteOk(
   return QuoteResponse.parse(answer.json).quote;
 }
 
+// Retries of a run start answered "may have been recorded: retry with the same Idempotency-Key".
+const MAX_RECORDED_RETRIES = 2;
+// ms before such a retry.
+const RECORDED_RETRY_DELAY_MS = 500;
+
+/** A 503 whose error asks for the same request again with the same Idempotency-Key. */
+function mayHaveBeenRecorded(answer: FetchResult): boolean {
+  return answer.status === 503 && /retry with the same Idempotency-Key/.test(answer.text);
+}
+
 /** Quotes and runs `input` with a fresh key; expects 200/202; the parsed start response. */
 export async function quoteAndRun(
   stack: StackApi,
@@ -76,13 +87,16 @@ export async function quoteAndRun(
   input: Record<string, unknown>,
 ): Promise<RunStartResponse> {
   const quote = await quoteOk(stack, apiKey, slug, input);
-  const answer = await postRun(
-    stack,
-    apiKey,
-    slug,
-    { input, quote_id: quote.quote_id },
-    { idempotencyKey: `key-${quote.quote_id}` },
-  );
+  const body = { input, quote_id: quote.quote_id };
+  const idempotencyKey = `key-${quote.quote_id}`;
+  let answer = await postRun(stack, apiKey, slug, body, { idempotencyKey });
+  // A 503 saying the run may have been recorded asks for the same request again with the same key
+  // (a loaded machine can make the orchestrator answer the gateway late). Any other answer, and a
+  // third such 503, fail the caller.
+  for (let retry = 0; retry < MAX_RECORDED_RETRIES && mayHaveBeenRecorded(answer); retry += 1) {
+    await sleep(RECORDED_RETRY_DELAY_MS);
+    answer = await postRun(stack, apiKey, slug, body, { idempotencyKey });
+  }
   if (answer.status !== 202 && answer.status !== 200) {
     throw new Error(`run ${slug}: ${answer.status} ${answer.text}`);
   }
