@@ -10,16 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureMigratedTemplate } from '../packages/db/src/migrate/template-database';
 import {
+  buildServiceBundles,
   consoleLogger,
   findWorkspaceRoot,
   prepareIntegrationStack,
   redactUrl,
 } from '../packages/devstack/src/index';
-import {
-  buildServiceBundles,
-  SERVICE_BUNDLES_ENV,
-  SERVICE_BUNDLES_OFF,
-} from '../packages/testkit/src/service-bundles';
+import { SERVICE_BUNDLES_ENV, SERVICE_BUNDLES_OFF } from '../packages/testkit/src/service-bundles';
 import { prepareSharedStackDir } from '../packages/testkit/src/shared-stack-files';
 import { setIntegrationStack } from './integration-stack';
 
@@ -31,7 +28,7 @@ export default async function integrationSetup(): Promise<void> {
     givenDatabaseUrl: process.env.TEST_DATABASE_ADMIN_URL,
     givenRedisUrl: process.env.TEST_REDIS_URL,
   });
-  // Every service, bundled once for all the suites' stacks (packages/testkit/src/service-bundles.ts);
+  // Every service, bundled once for all the suites' stacks (packages/devstack/src/service-bundles.ts);
   // TESTKIT_SERVICE_BUNDLES=off runs them from source under tsx instead.
   const stops = [...stack.stops];
   if (process.env[SERVICE_BUNDLES_ENV] !== SERVICE_BUNDLES_OFF) {

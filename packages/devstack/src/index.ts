@@ -59,6 +59,15 @@ export {
   writeRuntimeInfo,
 } from './runtime-info';
 export {
+  buildServiceBundles,
+  bundledServiceArguments,
+  bundleEntries,
+  PARENT_WATCH_SOURCE,
+  type ServiceNodeOptions,
+  serviceBundlePath,
+  sourceServiceArguments,
+} from './service-bundles';
+export {
   LOCAL_POSTGRES_URL,
   LOCAL_REDIS_URL,
   type PreparedStack,

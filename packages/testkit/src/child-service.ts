@@ -1,8 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, existsSync } from 'node:fs';
-import { portEnv, probeBaseUrl, type ServiceName, type ServicePorts, serviceEntry } from '@svc/devstack';
+import {
+  bundledServiceArguments,
+  portEnv,
+  probeBaseUrl,
+  type ServiceName,
+  type ServicePorts,
+  serviceBundlePath,
+  sourceServiceArguments,
+} from '@svc/devstack';
 import { answersOk, sleep } from './http';
-import { SERVICE_BUNDLES_ENV, SERVICE_BUNDLES_OFF, serviceBundlePath } from './service-bundles';
+import { SERVICE_BUNDLES_ENV, SERVICE_BUNDLES_OFF } from './service-bundles';
 
 // ms between two readiness probes while a service starts.
 const PROBE_INTERVAL_MS = 100;
@@ -21,8 +29,10 @@ export interface ChildServiceOptions {
   ports: ServicePorts;
   /** Also append the output to this file (the shared stack's services: suites read it there). */
   logFile?: string;
-  /** Extra `--import` modules for node (e.g. the launcher's parent-death watch). */
+  /** Extra `--import` modules for node (execution probes): they hook the sources, run under tsx. */
   nodeImports?: readonly string[];
+  /** Load the parent-death watch first (@svc/devstack parent-watch.ts): the shared stack's services. */
+  parentWatch?: boolean;
 }
 
 /**
@@ -140,22 +150,23 @@ export class ChildService {
   /**
    * The prebuilt bundle of the service when the integration set-up made them (service-bundles.ts),
    * else `node --import tsx services/<name>/src/main.ts`, cwd the workspace root. Extra `--import`
-   * modules (execution probes, the parent-death watch) hook the sources: those run under tsx.
+   * modules (execution probes) hook the sources: those run under tsx.
    */
   private nodeArguments(): string[] {
     const bundles = this.options.env[SERVICE_BUNDLES_ENV];
-    const bundle =
-      bundles === undefined || bundles === '' || bundles === SERVICE_BUNDLES_OFF
-        ? undefined
-        : serviceBundlePath(bundles, this.name);
-    if (bundle !== undefined && this.options.nodeImports === undefined) {
+    const parentWatch = this.options.parentWatch === true;
+    const bundled = bundles !== undefined && bundles !== '' && bundles !== SERVICE_BUNDLES_OFF;
+    if (bundled && this.options.nodeImports === undefined) {
+      const bundle = serviceBundlePath(bundles, this.name);
       if (!existsSync(bundle)) {
         throw new Error(`${SERVICE_BUNDLES_ENV}=${bundles} holds no bundle of ${this.name} (${bundle})`);
       }
-      return ['--enable-source-maps', bundle];
+      return bundledServiceArguments(bundles, this.name, { parentWatch });
     }
-    const imports = ['tsx', ...(this.options.nodeImports ?? [])].flatMap((module) => ['--import', module]);
-    return [...imports, serviceEntry(this.name)];
+    return sourceServiceArguments(this.name, {
+      parentWatch,
+      ...(this.options.nodeImports === undefined ? {} : { imports: this.options.nodeImports }),
+    });
   }
 
   private async waitReady(child: ChildProcess, timeoutMs: number): Promise<void> {

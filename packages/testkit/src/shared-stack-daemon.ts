@@ -2,10 +2,9 @@
 // as `node --import tsx shared-stack-daemon.ts <dir>`): fake CT providers and one test stack with
 // the configuration every suite that shares it needs, its addresses written to <dir>/state.json.
 // It ends on SIGTERM (jest's globalTeardown), or by itself when jest's main process is gone; its
-// services end when it does (the launcher's parent-death watch is loaded into each of them).
+// services end when it does (@svc/devstack's parent-death watch is loaded into each of them).
 import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { findWorkspaceRoot, SERVICE_NAMES, type ServiceName } from '@svc/devstack';
+import { SERVICE_NAMES, type ServiceName } from '@svc/devstack';
 import { startFakeCtProviders } from './fake-ct-providers';
 import {
   processAlive,
@@ -46,7 +45,6 @@ const dir = process.argv[2];
 if (dir === undefined) throw new Error('usage: shared-stack-daemon.ts <dir>');
 const paths = sharedStackPaths(dir);
 const watchPid = Number(process.env[SHARED_STACK_WATCH_PID_ENV] ?? process.ppid);
-const rootDir = findWorkspaceRoot(__dirname);
 
 function note(message: string): void {
   appendFileSync(paths.daemonLog, `[${new Date().toISOString()}] ${message}\n`);
@@ -89,9 +87,7 @@ async function main(): Promise<void> {
     env: { ...SHARED_STACK_ENV, CRT_SH_URL: fake.crtShUrl, CERTSPOTTER_URL: fake.certSpotterUrl },
     startTimeoutMs: START_TIMEOUT_MS,
     logDir: paths.logDir,
-    nodeImports: Object.fromEntries(
-      SHARED_STACK_SERVICES.map((name) => [name, [join(rootDir, 'tools/launcher/src/parent-watch.ts')]]),
-    ),
+    parentWatch: true,
   }).catch(async (err: unknown) => {
     await fake.close();
     throw err;

@@ -47,11 +47,13 @@ export interface StartTestStackOptions {
   /** Also append each service's output to `<logDir>/<name>.log` (the shared stack: sharedTestStack). */
   logDir?: string;
   /**
-   * Extra `--import` modules per service (the shared stack's parent-death watch, the fault suites'
-   * execution probe in workers). A service given some runs its sources under tsx; the others run
-   * the prebuilt bundles when the integration set-up made them (service-bundles.ts).
+   * Extra `--import` modules per service (the fault suites' execution probe in workers). A service
+   * given some runs its sources under tsx; the others run the prebuilt bundles when the integration
+   * set-up made them (service-bundles.ts).
    */
   nodeImports?: Partial<Record<ServiceName, readonly string[]>>;
+  /** Every service ends when this process dies (@svc/devstack parent-watch.ts): the shared stack. */
+  parentWatch?: boolean;
 }
 
 export interface StartReplicaOptions {
@@ -348,6 +350,7 @@ export async function startTestStack(options: StartTestStackOptions): Promise<Te
         ports: servicePorts,
         ...(logFile === undefined ? {} : { logFile }),
         ...(options.nodeImports?.[name] === undefined ? {} : { nodeImports: options.nodeImports[name] }),
+        ...(options.parentWatch === undefined ? {} : { parentWatch: options.parentWatch }),
       }),
     );
   }

@@ -3,8 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findWorkspaceRoot } from '@svc/devstack';
-import { bundleEntries } from '../src/service-bundles';
+import { bundleEntries, findWorkspaceRoot } from '@svc/devstack';
 
 // The bundles the integration tier's stacks run (service-bundles.ts) must behave as the sources do
 // under tsx: a file's own __dirname/__filename, every other package loaded from where node resolves

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { DEFAULT_DATA_DIR } from '@svc/config';
 import { createPrismaClient, ensureDatabaseExists, migrateDatabase } from '@svc/db';
 import {
+  buildServiceBundles,
+  bundledServiceArguments,
   busEncryptionKeyPath,
   DEFAULT_HEALTH_PORTS,
   dataUrlEnv,
@@ -30,7 +32,6 @@ import {
   type ServiceName,
   type ServicePorts,
   STOP_ORDER,
-  serviceEntry,
   tcpAnswers,
   writeInstanceRecord,
   writeRuntimeInfo,
@@ -70,6 +71,8 @@ const gatewayUrl = `http://localhost:${settings.port}`;
 const output = new PrefixedOutput(NAME_WIDTH);
 // <DATA_DIR>/logs: where the terminal view writes every line (JSON) it does not show.
 const logDir = path.join(dataDir, 'logs');
+// The services, built at each start (@svc/devstack service-bundles.ts): what the supervisor runs.
+const bundleDir = path.join(dataDir, 'bundles');
 const view: LauncherConsole =
   settings.output === 'terminal'
     ? new TerminalConsole(output, logDir, shown(logDir))
@@ -223,9 +226,20 @@ function childSpec(
   Object.assign(env, portEnv(servicePorts(name)));
   if (name === 'worker' && worker.runtimes !== undefined) env.WORKER_RUNTIMES = worker.runtimes;
   if (name === 'worker' && worker.chromiumPath !== undefined) env.CHROMIUM_PATH = worker.chromiumPath;
-  // `--import tsx` then the watchdog that ends a service whose launcher died (see parent-watch.ts).
-  const args = ['--import', 'tsx', '--import', path.join(__dirname, 'parent-watch.ts'), serviceEntry(name)];
+  // The service's bundle, after the watchdog that ends a service whose launcher died (parent-watch.ts).
+  const args = bundledServiceArguments(bundleDir, name, { parentWatch: true });
   return { name, command: process.execPath, args, cwd: rootDir, env };
+}
+
+/** Bundles every service into bundleDir; a build error (a syntax error in a service) fails the start. */
+async function buildBundles(): Promise<void> {
+  const started = Date.now();
+  try {
+    await buildServiceBundles(rootDir, bundleDir);
+  } catch (err) {
+    throw new Error(`could not build the services: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  log.info(`built the services in ${Date.now() - started} ms (${shown(bundleDir)})`);
 }
 
 async function startUp(): Promise<void> {
@@ -246,6 +260,10 @@ async function startUp(): Promise<void> {
     );
   }
 
+  // Built while PostgreSQL and Redis come up (esbuild works in a process of its own).
+  const bundling = buildBundles();
+  // A failed build is reported where it is awaited, below; not as an unhandled rejection meanwhile.
+  bundling.catch(() => {});
   const postgres = await ensurePostgres({
     databaseUrl: settings.databaseUrl,
     dataDir: postgresDir,
@@ -287,6 +305,8 @@ async function startUp(): Promise<void> {
   const healthUrls = new Map<string, string>(
     SERVICE_NAMES.map((name) => [name, `http://127.0.0.1:${settings.healthPorts[name]}`]),
   );
+  await bundling;
+  if (stopRequested) return;
   const linkSecret = settings.artifactLinkSecret ?? ensureArtifactLinkSecret(artifactLinkSecretPath(dataDir));
   const busKey = settings.busEncryptionKey ?? ensureBusEncryptionKey(busEncryptionKeyPath(dataDir));
   supervisor = new Supervisor(

@@ -7,7 +7,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import readline from 'node:readline';
 import {
   displayPath,
@@ -18,7 +17,7 @@ import {
   readRuntimeInfo,
   removeInstanceRecord,
   runtimeInfoPath,
-  serviceEntry,
+  sourceServiceArguments,
   writeInstanceRecord,
 } from '@svc/devstack';
 import { loadWorkerCommandSettings } from './env';
@@ -105,11 +104,12 @@ async function main(): Promise<void> {
   }
   // detached: its own process group, so a terminal's Ctrl-C reaches only us and the worker gets
   // one SIGTERM (a second signal would force it); parent-watch.ts ends it if we die.
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--import', path.join(__dirname, 'parent-watch.ts'), serviceEntry('worker')],
-    { cwd: rootDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, sourceServiceArguments('worker', { parentWatch: true }), {
+    cwd: rootDir,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const { pid } = child;
   if (pid === undefined) fail('the worker did not start');
   writeInstanceRecord(settings.dataDir, {

@@ -63,9 +63,9 @@ async function readiness(): Promise<{ status: number; report: ReadinessResponse 
   return { status, report: ReadinessResponse.parse(json) };
 }
 
-/** The uploads process: its title once it has set it, its entry point before that. */
+/** The uploads process: its title once it has set it, its bundle (or source entry) before that. */
 function isUploads(args: string): boolean {
-  return args === 'uploads' || args.includes(serviceEntry('uploads'));
+  return args === 'uploads' || args.endsWith('/uploads.js') || args.includes(serviceEntry('uploads'));
 }
 
 function killQuietly(pid: number): void {

@@ -143,9 +143,10 @@ describe('pnpm start', () => {
       expect(fs.existsSync(runtimeInfoPath(dataDir))).toBe(true);
       // What the launcher writes with an external PostgreSQL and Redis, all of it in DATA_DIR: the
       // key, the artifact link secret, the bus encryption key and the vault keyring (secrets too:
-      // 0600), runtime.json, and the object store.
+      // 0600), runtime.json, the object store, and the services' bundles it runs.
       expect(fs.readdirSync(dataDir).sort()).toEqual([
         'artifact-link-secret',
+        'bundles',
         'bus-encryption-key',
         'dev-account.json',
         'dev-key.json',

@@ -1,4 +1,5 @@
-// Loaded into every service the launcher starts (`node --import tsx --import <this file> …`).
+// Loaded into every service the launcher starts (`node --require <its bundle> <service bundle>`,
+// service-bundles.ts) and into the shared test stack's services.
 // Services run in their own process group (so a terminal Ctrl-C reaches only the launcher, which
 // then stops them in order); the price is that nothing stops them if the launcher itself dies
 // without cleaning up (SIGKILL, OOM). This watchdog notices that (the service is re-parented, so
