@@ -1,9 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleEntries, findWorkspaceRoot } from '@svc/devstack';
+import { bundleEntries, findWorkspaceRoot, isProcessAlive, PARENT_WATCH_SOURCE } from '@svc/devstack';
+import { pollUntil } from '../src';
 
 // The bundles the integration tier's stacks run (service-bundles.ts) must behave as the sources do
 // under tsx: a file's own __dirname/__filename, every other package loaded from where node resolves
@@ -16,7 +17,7 @@ let outDir: string;
 
 beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), 'svc-bundle-test-'));
-  await bundleEntries(root, { probe: entry }, outDir);
+  await bundleEntries(root, { probe: entry, 'parent-watch': PARENT_WATCH_SOURCE }, outDir);
 });
 
 afterAll(() => {
@@ -42,5 +43,30 @@ describe('service bundles', () => {
     const bundle = readFileSync(join(outDir, 'probe.js'), 'utf8');
     expect(bundle).not.toMatch(/require\("@svc\//);
     expect(bundle).toContain(`require(${JSON.stringify(createRequire(entry).resolve('zod'))})`);
+  });
+
+  it("end a service whose parent died, with the parent-death watch's bundle loaded first", async () => {
+    // parent → service (`node --require parent-watch.js`, as `pnpm start` runs each one); once the
+    // service runs (the watch is loaded before its code), the parent prints the service's pid and is
+    // then SIGKILLed: nothing of it gets to stop the service.
+    const serviceArgs = [
+      '--require',
+      join(outDir, 'parent-watch.js'),
+      '-e',
+      "console.log('up'); setInterval(() => {}, 1000)",
+    ];
+    const parent = spawn(process.execPath, [
+      '-e',
+      `const c = require('node:child_process').spawn(process.execPath, ${JSON.stringify(serviceArgs)}, { stdio: ['ignore', 'pipe', 'ignore'] });` +
+        "c.stdout.once('data', () => process.stdout.write(String(c.pid) + '\\n')); setInterval(() => {}, 1000);",
+    ]);
+    const pid = await new Promise<number>((resolve, reject) => {
+      parent.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+      parent.once('error', reject);
+    });
+    expect(isProcessAlive(pid)).toBe(true);
+    parent.kill('SIGKILL');
+    // The watch looks every second.
+    await pollUntil(() => !isProcessAlive(pid), { what: 'the orphaned service ended', timeoutMs: 10_000 });
   });
 });
