@@ -4,8 +4,8 @@ import { pollUntil } from '@svc/testkit';
 import { type InProcessHarness, rejection, startInProcessHarness } from './harness';
 
 // orchestrator.cancelRun (spec §3, §4.10; docs/decisions.md L-B) and the claims it refuses. The
-// orchestrator's handlers run in this process; registry and wallet are real processes; PostgreSQL
-// and Redis are real.
+// orchestrator's handlers run in this process, and so do the registry's and the wallet's real ones,
+// on the same bus; PostgreSQL and Redis are real.
 
 let h: InProcessHarness;
 

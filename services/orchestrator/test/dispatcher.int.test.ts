@@ -12,8 +12,9 @@ import { orchestratorHandlers } from '../src/handlers/rpc';
 import { deadRedisUrl, type InProcessHarness, startInProcessHarness } from './harness';
 import { sweepDeps as sweepDepsOf } from './sweep-deps';
 
-// The orchestrator's RPC handlers and dispatcher run in this process; the registry and the wallet
-// are real processes of a private stack; PostgreSQL and Redis are real. Nothing of ours is mocked.
+// The orchestrator's RPC handlers and dispatcher run in this process, and so do the registry's and
+// the wallet's real handlers, on the same bus of a private stack; PostgreSQL and Redis are real.
+// Nothing of ours is mocked.
 
 let h: InProcessHarness;
 
@@ -38,9 +39,9 @@ describe('dispatcher: jobs Redis no longer has', () => {
     deadBus = createBus({
       catalog: messageCatalog,
       redisUrl: await deadRedisUrl(),
-      prefix: h.stack.prefix,
+      prefix: h.prefix,
       logger: h.log.logger,
-      encryptionKeys: h.stack.busEncryptionKeys,
+      encryptionKeys: h.busEncryptionKeys,
     });
   });
 
@@ -86,7 +87,7 @@ describe('dispatcher: jobs Redis no longer has', () => {
       async () => {
         throw new UnrecoverableError('test: failed for good');
       },
-      { connection: { url: h.stack.redisUrl }, prefix: h.stack.prefix },
+      { connection: { url: h.redisUrl }, prefix: h.prefix },
     );
     try {
       await pollUntil(async () =>
@@ -231,11 +232,11 @@ describe('dispatcher: Redis restarted without its data', () => {
     bus = createBus({
       catalog: messageCatalog,
       redisUrl: redis.url,
-      prefix: h.stack.prefix,
+      prefix: h.prefix,
       logger: h.log.logger,
-      encryptionKeys: h.stack.busEncryptionKeys,
+      encryptionKeys: h.busEncryptionKeys,
     });
-    queue = new Queue('jobs.capability.crt', { connection: { url: redis.url }, prefix: h.stack.prefix });
+    queue = new Queue('jobs.capability.crt', { connection: { url: redis.url }, prefix: h.prefix });
   });
 
   afterAll(async () => {

@@ -15,8 +15,9 @@ import { csvFile, imageFile, pdfFile } from './fixtures/resolved-files';
 import { type InProcessHarness, rejection, startInProcessHarness } from './harness';
 import { sweepOnce } from './sweep-deps';
 
-// The orchestrator's RPC handlers and report consumer run in this process; the wallet (quotes,
-// holds) and the registry are real processes of a private stack; PostgreSQL and Redis are real.
+// The orchestrator's RPC handlers and report consumer run in this process, and so do the real
+// handlers of the wallet (quotes, holds) and the registry, on the same bus of a private stack;
+// PostgreSQL and Redis are real.
 // `rpc.uploads` is answered by a stand-in on the same bus (fixtures/fake-uploads.ts), and the three
 // file capabilities' records come from fixtures (the registry does not publish them yet).
 

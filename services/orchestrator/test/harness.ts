@@ -1,8 +1,10 @@
 import {
   type Bus,
   createBus,
+  type RpcServer,
   type ServiceClient,
   type Subscription,
+  serveRpc,
   serviceClient,
   subscribeEvents,
 } from '@svc/bus';
@@ -17,20 +19,28 @@ import {
 import { createPrismaClient, type PrismaClient } from '@svc/db';
 import { freePort } from '@svc/devstack';
 import { type MemoryLogger, memoryLogger } from '@svc/log';
+import { catalogChangedPublisher } from '@svc/registry/src/adapters/catalog-events';
+import { seedCatalog } from '@svc/registry/src/domain/seed';
+import { serveRegistryRpc } from '@svc/registry/src/handlers/rpc';
+import { MANIFESTS } from '@svc/registry/src/manifests';
 import { createCapabilityDirectory } from '@svc/service-kit';
 import { startTestStack, type TestStack } from '@svc/testkit';
+import {
+  DEFAULT_QUOTE_CLEANUP_GRACE_MS,
+  DEFAULT_QUOTE_CLEANUP_INTERVAL_MS,
+} from '@svc/wallet/src/domain/quote-cleanup';
+import { startQuoteCleanup } from '@svc/wallet/src/handlers/quote-cleanup-timer';
+import { walletHandlers } from '@svc/wallet/src/handlers/rpc';
 import type { Job, Queue } from 'bullmq';
 import { type orchestratorHandlers, serveOrchestratorRpc } from '../src/handlers/rpc';
 import { OpenedQueue } from './opened-queue';
 
 /**
  * What the orchestrator suites share: a private stack (fresh migrated database, fresh bus prefix)
- * running the requested services as real processes, plus this process's own view of it: Prisma on
- * the stack's database, a bus on its prefix, the BullMQ queues (to look at the jobs the
- * orchestrator queued) and every `run.finished` event seen.
+ * and this process's own view of it: Prisma on the stack's database, a bus on its prefix, the
+ * BullMQ queues (to look at the jobs the orchestrator queued) and every `run.finished` event seen.
  */
-export interface Harness {
-  stack: TestStack;
+export interface HarnessBase {
   prisma: PrismaClient;
   bus: Bus<MessageCatalog>;
   log: MemoryLogger;
@@ -55,6 +65,11 @@ export interface Harness {
   /** A worker's claim of its job (`orchestrator.claimAttempt`). */
   claim(runId: string, jobId: string): Promise<RpcResponse<'orchestrator', 'claimAttempt'>>;
   close(): Promise<void>;
+}
+
+/** A private stack running the requested services as real processes (startTestStack), and the rest. */
+export interface Harness extends HarnessBase {
+  stack: TestStack;
 }
 
 export interface HarnessOptions {
@@ -138,7 +153,21 @@ export const WALLET_TIMEOUT_MS = 1_500;
 /** CrtInput as a caller sends it (defaults may be omitted). */
 export type RequestInput = RpcRequestInput<'orchestrator', 'startCrtRun'>['input'];
 
-export interface InProcessHarness extends Harness {
+/** The services startInProcessHarness serves in this process besides the orchestrator. */
+export type InProcessService = 'registry' | 'wallet';
+
+export interface InProcessHarness extends HarnessBase {
+  /** The stack's bus prefix, Redis and bus keys: another bus or queue on the same bus (a worker). */
+  prefix: string;
+  redisUrl: string;
+  busEncryptionKeys: readonly Uint8Array[];
+  /**
+   * Takes a service down as stopping its process would: its RPC server closes (requests wait
+   * unanswered, so callers time out with 503) and so does what its main.ts starts beside it.
+   */
+  stopService(name: InProcessService): Promise<void>;
+  /** Serves a stopped service again, as a restarted process (requests left from before are dropped late). */
+  startService(name: InProcessService): Promise<void>;
   /** `startCrtRun` for `clientId` with `{apex: 'example.com'}` unless `extra` says otherwise. */
   start(
     clientId: string,
@@ -169,16 +198,89 @@ export interface InProcessHarnessOptions {
   records?: Readonly<Record<string, CapabilityRecord>>;
 }
 
+/** Something served in this process, closed when its service is stopped. */
+interface Served {
+  close(): Promise<void>;
+}
+
 /**
- * A stack with real registry and wallet processes, and the orchestrator's RPC handlers (the workers'
- * claim and reports included) in this process, so a test can hand them a dead Redis or run a
- * dispatcher sweep itself.
+ * The registry and the wallet as their main.ts wire them (minus env, health server and process),
+ * each on a Prisma client of its own (its own pool, as its process has) and the harness's bus:
+ * `start(name)` serves one (ready when it resolves), `stop(name)` closes what it serves.
+ */
+function inProcessServices(h: HarnessBase, databaseUrl: string) {
+  const prismaOf = (name: InProcessService) =>
+    createPrismaClient(databaseUrl, { max: 10, applicationName: name, logger: h.log.logger });
+  const prisma: Record<InProcessService, PrismaClient> = {
+    registry: prismaOf('registry'),
+    wallet: prismaOf('wallet'),
+  };
+  const loggerOf = (name: InProcessService) => h.log.logger.child({ in_process: name });
+  const serve: Record<InProcessService, () => Promise<Served>> = {
+    registry: async () => {
+      // Seeded from this build's manifests before it answers, on every start, as main.ts does.
+      await seedCatalog({
+        prisma: prisma.registry,
+        publishCatalogChanged: catalogChangedPublisher(h.bus),
+        logger: loggerOf('registry'),
+        manifests: MANIFESTS,
+      });
+      const rpc = serveRegistryRpc(h.bus, prisma.registry);
+      await rpc.waitUntilReady();
+      return rpc;
+    },
+    wallet: async () => {
+      const logger = loggerOf('wallet');
+      // The quote TTL and the clean-up's timings: the env defaults (QUOTE_TTL_MS and the others unset).
+      const rpc = serveRpc(h.bus, 'wallet', walletHandlers({ prisma: prisma.wallet, logger }));
+      const quoteCleanup = startQuoteCleanup({
+        prisma: prisma.wallet,
+        logger,
+        everyMs: DEFAULT_QUOTE_CLEANUP_INTERVAL_MS,
+        graceMs: DEFAULT_QUOTE_CLEANUP_GRACE_MS,
+      });
+      await rpc.waitUntilReady();
+      return {
+        // main.ts's closing order: the RPC responder, then the quote clean-up.
+        async close() {
+          await rpc.close();
+          await quoteCleanup.close();
+        },
+      };
+    },
+  };
+  const running = new Map<InProcessService, Served>();
+  const stop = async (name: InProcessService): Promise<void> => {
+    const served = running.get(name);
+    running.delete(name);
+    await served?.close();
+  };
+  return {
+    async start(name: InProcessService): Promise<void> {
+      if (running.has(name)) throw new Error(`${name} is already running`);
+      running.set(name, await serve[name]());
+    },
+    stop,
+    /** Stops every service still served, then closes their Prisma clients. */
+    async close(): Promise<void> {
+      for (const name of [...running.keys()].reverse()) await stop(name);
+      await Promise.all(Object.values(prisma).map((client) => client.$disconnect()));
+    },
+  };
+}
+
+/**
+ * A private stack (fresh database and bus prefix) with no service process: the registry's and the
+ * wallet's real RPC handlers (inProcessServices) and the orchestrator's (the workers' claim and
+ * reports included) all run in this process, on one bus, so a test can hand the orchestrator's a
+ * dead Redis, run a dispatcher sweep itself or take the wallet down (stopService).
  * Nothing answers `rpc.uploads`: a suite that needs it serves its own (serveRpc on `h.bus`).
  */
 export async function startInProcessHarness(
   options: InProcessHarnessOptions = {},
 ): Promise<InProcessHarness> {
-  const h = await startHarness({ services: ['registry', 'wallet'] });
+  const { stack, ...h } = await startHarness({ services: [] });
+  const services = inProcessServices(h, stack.databaseUrl);
   const wallet = serviceClient(h.bus, 'wallet', { timeoutMs: WALLET_TIMEOUT_MS });
   const registry = serviceClient(h.bus, 'registry', { timeoutMs: WALLET_TIMEOUT_MS });
   const uploads = serviceClient(h.bus, 'uploads', { timeoutMs: WALLET_TIMEOUT_MS });
@@ -199,10 +301,29 @@ export async function startInProcessHarness(
     uploads,
     directory,
   });
-  const server = serveOrchestratorRpc(handlerDeps(h.bus));
-  await server.waitUntilReady();
+  let server: RpcServer | undefined;
+  const close = async () => {
+    await server?.close();
+    await services.close();
+    await h.close();
+  };
+  try {
+    // Both before the orchestrator answers (its start-up needs neither, but every test does).
+    const started = await Promise.allSettled([services.start('registry'), services.start('wallet')]);
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
+    server = serveOrchestratorRpc(handlerDeps(h.bus));
+    await server.waitUntilReady();
+  } catch (err) {
+    await close().catch(() => undefined);
+    throw err;
+  }
   return {
     ...h,
+    prefix: stack.prefix,
+    redisUrl: stack.redisUrl,
+    busEncryptionKeys: stack.busEncryptionKeys,
+    stopService: (name) => services.stop(name),
+    startService: (name) => services.start(name),
     start: (clientId, extra = {}) =>
       h.orchestrator.startCrtRun({
         client_id: clientId,
@@ -218,10 +339,7 @@ export async function startInProcessHarness(
       return row?.jobId ? h.crtQueue.getJob(row.jobId) : undefined;
     },
     handlerDeps,
-    async close() {
-      await server.close();
-      await h.close();
-    },
+    close,
   };
 }
 

@@ -7,9 +7,10 @@ import { orchestratorHandlers } from '../src/handlers/rpc';
 import { type InProcessHarness, rejection, startInProcessHarness, WALLET_TIMEOUT_MS } from './harness';
 import { sweepOnce } from './sweep-deps';
 
-// The orchestrator's RPC handlers and report consumer run in this process; the registry (the
-// published catalog, with its real manifests) and the wallet (quotes, holds, settlements) are real
-// processes of a private stack; PostgreSQL and Redis are real. Nothing of ours is mocked.
+// The orchestrator's RPC handlers and report consumer run in this process, and so do the real
+// handlers of the registry (the published catalog, with its real manifests) and the wallet (quotes,
+// holds, settlements), on the same bus of a private stack; PostgreSQL and Redis are real. Nothing of
+// ours is mocked.
 
 let h: InProcessHarness;
 

@@ -6,8 +6,9 @@ import { redriveSettlements } from '../src/domain/settlement-sweep';
 import { walletSettler } from '../src/handlers/bus-ports';
 import { crtResult, type InProcessHarness, startInProcessHarness, WALLET_TIMEOUT_MS } from './harness';
 
-// The orchestrator's RPC handlers (claimAttempt, reportRun) run in this process; the wallet is a
-// real process of a private stack; PostgreSQL and Redis are real. Nothing of ours is mocked.
+// The orchestrator's RPC handlers (claimAttempt, reportRun) run in this process, and so do the
+// wallet's real ones, on the same bus (a private stack's prefix and database); PostgreSQL and Redis
+// are real. Nothing of ours is mocked.
 
 let h: InProcessHarness;
 
@@ -268,7 +269,7 @@ describe('reportRun settles paid runs (wallet.settle, settled_at)', () => {
   it('re-drives the settlement of a run that finished while the wallet was down: captured exactly once', async () => {
     const { clientId, runId, jobId } = await paidRun();
     await h.claim(runId, jobId);
-    await h.stack.stop('wallet');
+    await h.stopService('wallet');
     try {
       // The worker is answered at once: the settlement does not wait for the wallet.
       await expect(
@@ -279,7 +280,7 @@ describe('reportRun settles paid runs (wallet.settle, settled_at)', () => {
       // The sweep finds it and cannot settle it yet.
       await expect(redriveSettlements(deps)).resolves.not.toContain(runId);
       expect(await settledAt(runId)).toBeNull();
-      await h.stack.start('wallet');
+      await h.startService('wallet');
       // Every sweep asks until the wallet confirms; then the run is left alone.
       await pollUntil(async () => ((await redriveSettlements(deps)).includes(runId) ? true : undefined), {
         what: 'the re-driven settlement',
@@ -287,7 +288,7 @@ describe('reportRun settles paid runs (wallet.settle, settled_at)', () => {
       expect(await settledAt(runId)).toBeInstanceOf(Date);
       await expect(redriveSettlements(deps)).resolves.not.toContain(runId);
     } finally {
-      await h.stack.start('wallet').catch(() => undefined);
+      await h.startService('wallet').catch(() => undefined);
     }
     const settled = await ledger(clientId, runId);
     expect(settled).toMatchObject({ settled: true, held_usd: '0.00' });

@@ -5,8 +5,9 @@ import { pollUntil } from '@svc/testkit';
 import { crtRequestHash, inputHash } from '../src/domain/request-hash';
 import { type InProcessHarness, rejection, startInProcessHarness } from './harness';
 
-// The orchestrator's RPC handlers and report consumer run in this process; the wallet is a real
-// process of a private stack; PostgreSQL and Redis are real. Nothing of ours is mocked.
+// The orchestrator's RPC handlers and report consumer run in this process, and so do the wallet's
+// real ones, on the same bus (a private stack's prefix and database); PostgreSQL and Redis are real.
+// Nothing of ours is mocked.
 
 let h: InProcessHarness;
 
@@ -197,7 +198,7 @@ describe('startCrtRun', () => {
 
   it('needs no wallet for a free run without a quote: the wallet down, the run is recorded and queued', async () => {
     const clientId = randomUUID();
-    await h.stack.stop('wallet');
+    await h.stopService('wallet');
     try {
       const answer = await h.start(clientId, { idempotency_key: `no-wallet-${randomUUID()}` });
       expect(answer).toMatchObject({
@@ -207,7 +208,7 @@ describe('startCrtRun', () => {
       });
       expect(await h.crtQueue.getJob(`run-${answer.run.run_id}-1`)).toBeDefined();
     } finally {
-      await h.stack.start('wallet');
+      await h.startService('wallet');
     }
   });
 
@@ -215,7 +216,7 @@ describe('startCrtRun', () => {
     const clientId = randomUUID();
     const key = `wallet-down-${randomUUID()}`;
     const { quote_id: quoteId } = await h.quote(clientId, 'crt', { apex: 'example.com' });
-    await h.stack.stop('wallet');
+    await h.stopService('wallet');
     try {
       // A crt run holds no money: its quote is checked before anything is recorded (decisions C16).
       const err = await rejection(h.start(clientId, { idempotency_key: key, quote_id: quoteId }));
@@ -223,7 +224,7 @@ describe('startCrtRun', () => {
       expect(err).toMatchObject({ status: 503, message: expect.stringMatching(/^wallet service /) });
       expect(await h.prisma.run.count({ where: { clientId } })).toBe(0);
     } finally {
-      await h.stack.start('wallet');
+      await h.startService('wallet');
     }
     const retried = await h.start(clientId, { idempotency_key: key, quote_id: quoteId });
     expect(retried).toMatchObject({ replay: false, run: { run_id: quoteId, status: 'queued' } });
