@@ -23,6 +23,9 @@ const MAX_KEPT_REQUESTS = 1_000;
 /** Upload ids s3rver makes: 16 random bytes in hex. Anything else is not one of its uploads. */
 const UPLOAD_ID = /^[0-9a-f]{32}$/;
 
+/** ms an idle keep-alive connection stays open (see the server below). */
+const KEEP_ALIVE_TIMEOUT_MS = 30_000;
+
 export interface StartS3rverOptions {
   /** Default `capability-service` (the S3_BUCKET default). */
   bucket?: string;
@@ -106,6 +109,12 @@ export async function startS3rver(options: StartS3rverOptions = {}): Promise<Tes
     req.resume();
     abortUpload(uploadId, res).catch(() => res.writeHead(500).end());
   });
+  // Idle keep-alive connections stay open as long as S3's do (tens of seconds), not node's 5 s: the
+  // client (node's keep-alive agent) reuses a pooled socket, and one the server closes at that very
+  // moment fails the request with ECONNRESET. On a loaded machine the gap between two requests of
+  // one put (hashing a part) can pass 5 s: seen once in CI, an 8/16 MiB put failing with
+  // `read ECONNRESET`. Below headersTimeout (60 s), as node requires.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
