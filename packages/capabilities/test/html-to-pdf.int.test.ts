@@ -16,8 +16,9 @@ import { createRunStorage } from '../src/kit/run-storage';
 import { type LoopbackServer, startLoopbackServer } from './support/loopback-server';
 
 // The html-to-pdf renderer on the machine's real chromium (CHROMIUM_PATH, default the worker's:
-// Debian's chromium-headless-shell, which .ci/run installs): PDFs, page counts, the network block, timeouts, the size cap, cancellation,
-// a failed launch and a crash; and the rendered PDF stored as the run's `document.pdf` artifact.
+// Debian's chromium-headless-shell, which .ci/run installs): PDFs, page counts, the network block,
+// timeouts, the size cap, cancellation, a failed launch and a crash; and the rendered PDF stored as
+// the run's `document.pdf` artifact.
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? DEFAULT_CHROMIUM_PATH;
 const logger = createLogger({ service: 'html-to-pdf-test', level: 'silent' });

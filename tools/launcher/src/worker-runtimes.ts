@@ -15,7 +15,7 @@ import { accessSync, constants } from 'node:fs';
 
 /**
  * Where `pnpm start` looks for a Chromium when CHROMIUM_PATH is not set, best first: the headless
- * shell is the worker's default (packages/capabilities html-to-pdf env.ts; decisions W13), the full
+ * shell is the worker's default (packages/capabilities html-to-pdf env.ts; decisions T6), the full
  * browser works too.
  */
 export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'] as const;
@@ -25,8 +25,6 @@ export interface WorkerRuntimesInput {
   readonly configured: string | undefined;
   /** CHROMIUM_PATH as set in the launcher's environment, or undefined (the worker reads the same variable). */
   readonly chromiumPath: string | undefined;
-  /** Where to look when chromiumPath is not set: CHROMIUM_CANDIDATES (injected for tests). */
-  readonly candidates?: readonly string[];
   /** Whether a file is an executable the launcher may start (injected for tests). */
   readonly isExecutable?: (file: string) => boolean;
 }
@@ -55,7 +53,7 @@ export function chooseWorkerRuntimes(input: WorkerRuntimesInput): WorkerRuntimes
   }
   const isExecutable = input.isExecutable ?? isExecutableFile;
   const configured = input.chromiumPath;
-  const looked = configured === undefined ? (input.candidates ?? CHROMIUM_CANDIDATES) : [configured];
+  const looked = configured === undefined ? CHROMIUM_CANDIDATES : [configured];
   const found = looked.find((file) => isExecutable(file));
   if (found !== undefined) {
     return {

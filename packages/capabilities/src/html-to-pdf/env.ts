@@ -11,7 +11,7 @@ export const htmlToPdfEnv = {
   // Debian's chromium-headless-shell package (chromium's headless mode as a binary of its own, the
   // one playwright uses for headless: measured here, a launch and one PDF cost about 2.6 times less
   // CPU than the full chromium's); the browser image (infra/docker/Dockerfile, target browser) has
-  // it. The full browser (/usr/bin/chromium) works too (decisions W13).
+  // it. The full browser (/usr/bin/chromium) works too (decisions T6).
   CHROMIUM_PATH: pathVar(DEFAULT_CHROMIUM_PATH).describe(
     'The chromium binary playwright-core drives for html-to-pdf (browser workers).',
   ),
