@@ -3,6 +3,13 @@
 //  - integration: *.int.test.ts, real PostgreSQL, Redis and service processes on loopback.
 //    jest/integration-setup.ts makes sure PostgreSQL and Redis answer (starting embedded ones
 //    when nothing does) before any suite runs; each suite makes its own database and key prefix.
+// Imports of packages (`@svc/*` and every other bare specifier) load when a test first uses what they
+// bind, not when the suite starts (swc's CommonJS `lazy`, as babel's): a suite that takes one helper
+// from the test kit no longer loads Prisma, BullMQ, express and the fake providers behind its other
+// exports. Relative imports and bare side-effect imports (`import 'x'`) stay eager, as written.
+// Measured on this 2-core machine: a suite importing @svc/testkit 2.1 -> 1.1 CPU-s (0.8 for an empty
+// suite); the unit tier 121.7 -> 106.2 CPU-s; the integration tier's jest workers 449 -> 362 CPU-s.
+const swcModule = { type: 'commonjs', lazy: true };
 const transform = {
   // The dashboard's views are .tsx (preact JSX, automatic runtime, as tsconfig.base.json sets it).
   '^.+\\.tsx$': [
@@ -13,9 +20,13 @@ const transform = {
         transform: { react: { runtime: 'automatic', importSource: 'preact' } },
         target: 'es2023',
       },
+      module: swcModule,
     },
   ],
-  '^.+\\.(t|j)sx?$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' } }],
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: swcModule },
+  ],
 };
 // Each project names its rootDir: a project's rootDir is otherwise the folder of the config file that
 // lists it, and jest/unit.config.js and jest/integration.config.js (`pnpm test:unit`, `pnpm test:integration`)
