@@ -1,16 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, existsSync } from 'node:fs';
-import {
-  bundledServiceArguments,
-  portEnv,
-  probeBaseUrl,
-  type ServiceName,
-  type ServicePorts,
-  serviceBundlePath,
-  sourceServiceArguments,
-} from '@svc/devstack';
+import { appendFileSync } from 'node:fs';
+import { portEnv, probeBaseUrl, type ServiceName, type ServicePorts } from '@svc/devstack';
 import { answersOk, sleep } from './http';
-import { SERVICE_BUNDLES_ENV, SERVICE_BUNDLES_OFF } from './service-bundles';
+import { serviceNodeArguments } from './service-bundles';
 
 // ms between two readiness probes while a service starts.
 const PROBE_INTERVAL_MS = 100;
@@ -153,18 +145,8 @@ export class ChildService {
    * modules (execution probes) hook the sources: those run under tsx.
    */
   private nodeArguments(): string[] {
-    const bundles = this.options.env[SERVICE_BUNDLES_ENV];
-    const parentWatch = this.options.parentWatch === true;
-    const bundled = bundles !== undefined && bundles !== '' && bundles !== SERVICE_BUNDLES_OFF;
-    if (bundled && this.options.nodeImports === undefined) {
-      const bundle = serviceBundlePath(bundles, this.name);
-      if (!existsSync(bundle)) {
-        throw new Error(`${SERVICE_BUNDLES_ENV}=${bundles} holds no bundle of ${this.name} (${bundle})`);
-      }
-      return bundledServiceArguments(bundles, this.name, { parentWatch });
-    }
-    return sourceServiceArguments(this.name, {
-      parentWatch,
+    return serviceNodeArguments(this.name, this.options.env, {
+      parentWatch: this.options.parentWatch === true,
       ...(this.options.nodeImports === undefined ? {} : { imports: this.options.nodeImports }),
     });
   }

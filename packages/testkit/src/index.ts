@@ -65,6 +65,7 @@ export { countKeysWithPrefix, deleteKeysWithPrefix, scanKeysWithPrefix } from '.
 export { type DumpedKey, dumpKeysWithPrefix } from './redis-dump';
 export { type CommandResult, type RunCommandOptions, runCommand } from './run-command';
 export { onePagePdf } from './sample-pdf';
+export { type ServiceNodeArgumentOptions, serviceNodeArguments } from './service-bundles';
 export { SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from './shared-stack';
 export { type StackReplica, type StartTestStackOptions, startTestStack, type TestStack } from './stack';
 export type { StackApi } from './stack-api';

@@ -4,7 +4,12 @@ import path from 'node:path';
 import { type Bus, createBus, createRedis, enqueueJob, jobQueueName } from '@svc/bus';
 import { type MessageCatalog, messageCatalog } from '@svc/capabilities';
 import { createLogger } from '@svc/log';
-import { pollUntil, testBusEncryptionKeys, testBusEncryptionKeyText } from '@svc/testkit';
+import {
+  pollUntil,
+  serviceNodeArguments,
+  testBusEncryptionKeys,
+  testBusEncryptionKeyText,
+} from '@svc/testkit';
 import { Queue } from 'bullmq';
 import { z } from 'zod';
 
@@ -37,7 +42,7 @@ beforeAll(() => {
   redis = createRedis(REDIS_URL, { role: 'worker', name: 'worker-test', logger });
   queue = new Queue(jobQueueName('system.echo'), { connection: redis, prefix: PREFIX });
 
-  child = spawn(process.execPath, ['--import', 'tsx', 'services/worker/src/main.ts'], {
+  child = spawn(process.execPath, serviceNodeArguments('worker'), {
     cwd: ROOT,
     env: {
       ...process.env,

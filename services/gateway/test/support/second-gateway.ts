@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { freePort } from '@svc/devstack';
-import { pollUntil, type StackApi } from '@svc/testkit';
+import { pollUntil, type StackApi, serviceNodeArguments } from '@svc/testkit';
 
 const ROOT = path.resolve(__dirname, '../../../..');
-// ms: a tsx process compiles its imports on start; on 2 busy cores that takes a while.
+// ms: a service's start on 2 busy cores (longer from sources under tsx) takes a while.
 const START_TIMEOUT_MS = 60_000;
 // ms: SIGTERM first (graceful shutdown), SIGKILL after this.
 const STOP_TIMEOUT_MS = 15_000;
@@ -17,7 +17,7 @@ export interface SecondGateway {
 }
 
 /**
- * Starts `services/gateway/src/main.ts` once more on its own PORT and HEALTH_PORT, against the
+ * Starts the gateway (the run's bundle, or `services/gateway/src/main.ts`: serviceNodeArguments) once more on its own PORT and HEALTH_PORT, against the
  * stack's database, Redis and BUS_PREFIX: a second replica behind the same load balancer would see
  * the same. Ready when its /readyz answers 200. Against the shared platform (sharedTestStack) it is
  * one more replica of the run's gateway: `env` configures this process only (e.g. its own
@@ -33,7 +33,7 @@ export async function startSecondGateway(
   const port = await freePort();
   let healthPort = await freePort();
   while (healthPort === port) healthPort = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'services/gateway/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, serviceNodeArguments('gateway'), {
     cwd: ROOT,
     env: {
       ...process.env,

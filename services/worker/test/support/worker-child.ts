@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { testBusEncryptionKeyText } from '@svc/testkit';
+import { serviceNodeArguments, testBusEncryptionKeyText } from '@svc/testkit';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..');
-/** ms: how long start-up may take (tsx compiles the worker on first run). */
+/** ms: how long start-up may take (on a busy 2-core machine; longer from sources under tsx). */
 const START_TIMEOUT_MS = 30_000;
 
 export interface WorkerChild {
@@ -16,12 +16,12 @@ export interface WorkerChild {
 }
 
 /**
- * The real worker process (`services/worker/src/main.ts` through tsx, as compose and the launcher
- * start it) with `env` on top of this process's environment and the test BUS_ENCRYPTION_KEY. Resolves once it logged
+ * The real worker process (the run's bundle as `pnpm start` runs it, or its sources under tsx as the
+ * images do: serviceNodeArguments) with `env` on top of this process's environment and the test BUS_ENCRYPTION_KEY. Resolves once it logged
  * `worker announced` (heartbeat written, job consumers started).
  */
 export async function startWorkerChild(env: NodeJS.ProcessEnv): Promise<WorkerChild> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'services/worker/src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, serviceNodeArguments('worker'), {
     cwd: ROOT,
     // The key of this process's test buses (createTestBus), unless the test sets its own.
     env: { ...process.env, BUS_ENCRYPTION_KEY: testBusEncryptionKeyText(), ...env },
