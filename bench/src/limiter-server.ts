@@ -11,6 +11,7 @@ import { createLogger } from '../../packages/log/src';
 import { BudgetPolicies } from '../../services/gateway/src/rate-limit/budgets';
 import { RedisBudgetLedger } from '../../services/gateway/src/rate-limit/limiter';
 import { GatewayRateLimiter } from '../../services/gateway/src/rate-limit/rate-limiter';
+import { listenAnnounced } from './listen-announced';
 
 const port = Number(process.env.PORT ?? '0');
 const limited = process.env.RATE_LIMITED === '1';
@@ -43,14 +44,4 @@ if (limited) {
 app.get('/hello', (_req, res) => {
   res.json({ ok: true, hello: 'world' });
 });
-const server = app.listen(port, '127.0.0.1', () => {
-  const address = server.address();
-  const bound = typeof address === 'object' && address !== null ? address.port : port;
-  process.stdout.write(`${JSON.stringify({ msg: 'listening', port: bound })}\n`);
-});
-process.on('SIGTERM', () => {
-  server.close(() => {
-    redis.disconnect();
-    process.exit(0);
-  });
-});
+listenAnnounced(app, port, () => redis.disconnect());
