@@ -1,4 +1,4 @@
-// Cost: ~13 s on 2 cores: the run path's 5 services up and down once (~11 s); two paid runs and a key scan ~2 s.
+// Cost: ~3 s on 2 cores on the run's shared platform: two paid runs and a key scan.
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { QuoteResponse, RunStartResponse, RunStatusResponse } from '@svc/contracts';
@@ -6,16 +6,18 @@ import {
   type DumpedKey,
   dumpKeysWithPrefix,
   pollUntil,
-  startTestStack,
+  SHARED_STACK_BEFORE_ALL_MS,
+  type SharedTestStack,
+  sharedTestStack,
   type TestApiKey,
-  type TestStack,
 } from '@svc/testkit';
 import { callTool, connectMcp } from './mcp/mcp-client';
 import { getRun, postRun, quoteOk, waitForSettled, waitForStatus } from './quote-first/support';
 
 // Issue 13, finding 9: no personal data at rest in Redis. A pii-redact run over REST (quote, run,
 // poll, receipt) and one over MCP, each with its own distinctive e-mail address and text, through
-// the whole platform (real processes, PostgreSQL, Redis). Once both are finished and settled, every
+// the whole platform (real processes, PostgreSQL, Redis): the jest run's shared platform, so the scan
+// also reads what every other suite left under its prefix. Once both are finished and settled, every
 // key under the stack's prefix is read whole, whatever its type (job hashes, the queues' events
 // streams, lists, sets, sorted sets, strings), and neither text nor address may appear anywhere:
 // the bus seals what it keeps (packages/bus/src/sealing.ts), and finished capability jobs drop
@@ -33,18 +35,14 @@ const MCP_EMAIL = `grace.hopper.${tag}@privacy-check.example`;
 const MCP_MARKER = `marmalade-orbit-${tag}`;
 const MCP_TEXT = `Agent note ${MCP_MARKER}: the contract goes to ${MCP_EMAIL} before noon.`;
 
-let stack: TestStack;
+let stack: SharedTestStack;
 let payer: TestApiKey;
 let mcp: Client | undefined;
 
 beforeAll(async () => {
-  stack = await startTestStack({
-    services: ['registry', 'wallet', 'orchestrator', 'worker', 'gateway'],
-    // ms: generous, the machine running the suites may be busy compiling other processes.
-    startTimeoutMs: 120_000,
-  });
+  stack = await sharedTestStack();
   payer = await stack.createApiKey({ scopes: SCOPES, balanceUsd: '5' });
-}, 180_000);
+}, SHARED_STACK_BEFORE_ALL_MS);
 
 afterAll(async () => {
   await mcp?.close();
