@@ -11,6 +11,12 @@ import { streamHugeAnswer } from './fake-ct/huge-answer';
  * request shape (the benchmark drives hundreds of requests per second); nothing is logged.
  */
 
+/**
+ * The read-only route of the fake's counters (`GET <base>/calls?provider=…&apex=…`): the shared test
+ * platform runs its fake providers in its daemon, and suites read them from there.
+ */
+export const CALLS_PATH = '/calls';
+
 export type FakeCtProvider = 'crt.sh' | 'certspotter';
 /** `crtsh` is accepted as another spelling of `crt.sh` (the path segment). */
 export type FakeCtProviderName = FakeCtProvider | 'crtsh';
@@ -40,6 +46,8 @@ export interface SetBehaviourOptions {
 }
 
 export interface FakeCtProviders {
+  /** `http://127.0.0.1:<port>`: where CALLS_PATH answers. */
+  readonly baseUrl: string;
   /** `http://127.0.0.1:<port>/crtsh`: the worker's CRT_SH_URL. */
   readonly crtShUrl: string;
   /** `http://127.0.0.1:<port>/certspotter`: the worker's CERTSPOTTER_URL. */
@@ -146,6 +154,10 @@ class FakeCtServer {
 
   handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://fake');
+    if (url.pathname === CALLS_PATH) {
+      this.answerCalls(url, res);
+      return;
+    }
     const route = this.route(url);
     if (route === null || 'error' in route) {
       res.writeHead(route === null ? 404 : 400, { 'content-type': 'text/plain' });
@@ -190,6 +202,19 @@ class FakeCtServer {
         void streamHugeAnswer(res, route.provider, route.apex, behaviour.bytes).catch(() => res.destroy());
         return;
     }
+  }
+
+  /** `GET /calls?provider=…[&apex=…]`: `{"calls": n}`, what calls() counts, for another process. */
+  private answerCalls(url: URL, res: ServerResponse): void {
+    const provider = url.searchParams.get('provider');
+    if (provider !== 'crt.sh' && provider !== 'crtsh' && provider !== 'certspotter') {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end('calls: provider must be crt.sh or certspotter\n');
+      return;
+    }
+    const apex = url.searchParams.get('apex') ?? undefined;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ calls: this.calls(provider, apex) }));
   }
 
   private route(url: URL): Route | { error: string } | null {
@@ -289,6 +314,7 @@ export async function startFakeCtProviders(options: FakeCtProvidersOptions = {})
   const base = `http://127.0.0.1:${port}`;
   let closing: Promise<void> | undefined;
   return {
+    baseUrl: base,
     crtShUrl: `${base}/crtsh`,
     certSpotterUrl: `${base}/certspotter`,
     calls: (provider, apex) => fake.calls(provider, apex),

@@ -103,6 +103,7 @@ async function main(): Promise<void> {
     prefix: stack.prefix,
     storageDir: stack.storageDir,
     busEncryptionKey: testBusEncryptionKeyText(),
+    fakeCtUrl: fake.baseUrl,
     healthUrls: Object.fromEntries(SHARED_STACK_SERVICES.map((name) => [name, stack.healthUrl(name)])),
     pids: Object.fromEntries(SHARED_STACK_SERVICES.map((name) => [name, stack.pid(name) ?? 0])),
   };

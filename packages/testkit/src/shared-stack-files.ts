@@ -58,6 +58,8 @@ export const SharedStackState = z.object({
   storageDir: z.string(),
   /** BUS_ENCRYPTION_KEY of the services (base64), so a suite's own bus can read their messages. */
   busEncryptionKey: z.string(),
+  /** Base URL of the fake CT providers (their read-only call counters: fake-ct-providers.ts CALLS_PATH). */
+  fakeCtUrl: z.string(),
   /** Service name → base URL of its health server. */
   healthUrls: z.partialRecord(z.enum(SERVICE_NAMES), z.string()),
   /** Service name → pid at start-up (the platform is never restarted: a crash fails the suites). */

@@ -3,7 +3,9 @@ import { closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSyn
 import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
 import { findWorkspaceRoot, type ServiceName } from '@svc/devstack';
+import { z } from 'zod';
 import { type CreateApiKeyOptions, createTestApiKey, type TestApiKey } from './api-keys';
+import { CALLS_PATH, type FakeCtProvider } from './fake-ct-providers';
 import { type FetchResult, fetchFull, type StackFetchInit, sleep } from './http';
 import {
   processAlive,
@@ -14,6 +16,9 @@ import {
   sharedStackPaths,
 } from './shared-stack-files';
 import type { StackApi } from './stack-api';
+
+/** The fake providers' answer on CALLS_PATH. */
+const FakeCtCalls = z.object({ calls: z.number().int().min(0) });
 
 // ms a suite waits for the shared platform to be ready: the daemon's own start timeout (180 s)
 // plus its fake providers and database; past it the suite fails naming the daemon's log.
@@ -33,6 +38,11 @@ const ATTACH_POLL_MS = 200;
  * platform stays up for the other suites and jest's globalTeardown stops it.
  */
 export interface SharedTestStack extends StackApi {
+  /**
+   * Requests the platform's fake CT provider received for `apex` (each Cert Spotter page counts).
+   * Every suite of the run shares the providers: count only apexes no other suite asks for.
+   */
+  fakeCtCalls(provider: FakeCtProvider, apex: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -97,6 +107,14 @@ class SharedStack implements SharedTestStack {
       this.assertRunning(); // a request that failed because the platform went away says so
       throw err;
     }
+  }
+
+  async fakeCtCalls(provider: FakeCtProvider, apex: string): Promise<number> {
+    this.assertRunning();
+    const query = new URLSearchParams({ provider, apex });
+    const answer = await fetchFull(`${this.state.fakeCtUrl}${CALLS_PATH}?${query.toString()}`);
+    if (answer.status !== 200) throw new Error(`fake CT calls: ${answer.status} ${answer.text}`);
+    return FakeCtCalls.parse(answer.json).calls;
   }
 
   async close(): Promise<void> {

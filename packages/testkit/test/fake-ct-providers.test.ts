@@ -45,6 +45,24 @@ describe('startFakeCtProviders', () => {
     expect(fake.calls('certspotter')).toBe(0);
   });
 
+  it('reads the same counts over HTTP on /calls, for a process that does not hold the fake', async () => {
+    await getJson(`${fake.crtShUrl}${crtShPath('Counted.ORG')}`);
+    await getJson(`${fake.crtShUrl}${crtShPath('counted.org')}`);
+    const calls = (query: string) => getJson(`${fake.baseUrl}/calls?${query}`);
+    expect(await calls('provider=crt.sh&apex=counted.org')).toMatchObject({
+      status: 200,
+      body: { calls: 2 },
+    });
+    expect(await calls('provider=crtsh&apex=Counted.org')).toMatchObject({ status: 200, body: { calls: 2 } });
+    expect(await calls('provider=certspotter&apex=counted.org')).toMatchObject({ body: { calls: 0 } });
+    expect(await calls('provider=crt.sh&apex=other.org')).toMatchObject({ body: { calls: 0 } });
+    // Reading the counters is no provider call.
+    expect(await calls('provider=crt.sh')).toMatchObject({ body: { calls: 2 } });
+    const refused = await fetch(`${fake.baseUrl}/calls?provider=elsewhere`);
+    expect(refused.status).toBe(400);
+    expect(fake.calls('crt.sh')).toBe(2);
+  });
+
   it('pages Cert Spotter issuances with after=<last id> until an empty page', async () => {
     const all = exampleComDataset().certSpotter;
     const first = issuances((await getJson(`${fake.certSpotterUrl}${certSpotterPath('example.com')}`)).body);

@@ -15,6 +15,7 @@ const STATE: SharedStackState = {
   prefix: 't000000000000',
   storageDir: '/nonexistent',
   busEncryptionKey: Buffer.alloc(32, 1).toString('base64'),
+  fakeCtUrl: 'http://127.0.0.1:12',
   healthUrls: { gateway: 'http://127.0.0.1:10', worker: 'http://127.0.0.1:11' },
   pids: { gateway: 101, worker: 102 },
 };

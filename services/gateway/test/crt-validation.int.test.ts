@@ -1,14 +1,19 @@
 import { CrtCompletedRunResponse } from '@svc/contracts';
-import type { TestApiKey } from '@svc/testkit';
-import { type CrtStack, errorBody, postCrtRun, startCrtStack } from './support/crt-e2e';
+import { SHARED_STACK_BEFORE_ALL_MS, type TestApiKey } from '@svc/testkit';
+import { errorBody, postCrtRun } from './support/crt-e2e';
+import { type SharedPlatform, sharedPlatform } from './support/shared-platform';
 
 /**
  * Every 422 of issue 3 (spec §7.2: envelope, crt input, Idempotency-Key) over the real gateway,
- * and the accepted edge cases, run all the way through the platform. A rejected request must not
- * reach the orchestrator: no run row, no provider call.
+ * and the accepted edge cases, run all the way through the platform (the jest run's shared one). A
+ * rejected request must not reach the orchestrator: no run row, no provider call. The providers
+ * are shared with every suite of the run, so each request here names an apex no other suite asks
+ * for, and the provider calls are counted per apex.
  */
 
-const valid = { input: { apex: 'example.com' } };
+/** The apex of every rejected request that names a valid one: no provider may ever see it. */
+const REJECTED_APEX = 'rejected-requests.com';
+const valid = { input: { apex: REJECTED_APEX } };
 const label63 = 'a'.repeat(63);
 
 // [what, body, Idempotency-Key header, the error must match]
@@ -17,7 +22,7 @@ const rejected: ReadonlyArray<[string, unknown, string | undefined, RegExp]> = [
   ['a body that is not an object', [valid], undefined, /^body: /],
   ['input that is not an object', { input: 'example.com' }, undefined, /^input: /],
   ['an unknown envelope property', { ...valid, priority: 'high' }, undefined, /priority/],
-  ['an unknown input property', { input: { apex: 'example.com', depth: 2 } }, undefined, /input.*depth/],
+  ['an unknown input property', { input: { apex: REJECTED_APEX, depth: 2 } }, undefined, /input.*depth/],
   ['a missing apex', { input: { limit: 5 } }, undefined, /^input\.apex: /],
   ['an apex that is not a string', { input: { apex: 42 } }, undefined, /^input\.apex: /],
   [
@@ -60,13 +65,13 @@ const rejected: ReadonlyArray<[string, unknown, string | undefined, RegExp]> = [
   ['an underscore', { input: { apex: 'exa_mple.com' } }, undefined, /^input\.apex: .*RFC 1123/],
   ['a leading hyphen', { input: { apex: '-example.com' } }, undefined, /^input\.apex: .*RFC 1123/],
   ['a space', { input: { apex: 'exa mple.com' } }, undefined, /^input\.apex: /],
-  ['limit 0', { input: { apex: 'example.com', limit: 0 } }, undefined, /^input\.limit: /],
-  ['limit 1001', { input: { apex: 'example.com', limit: 1001 } }, undefined, /^input\.limit: /],
-  ['limit 1.5', { input: { apex: 'example.com', limit: 1.5 } }, undefined, /^input\.limit: /],
-  ['limit "10"', { input: { apex: 'example.com', limit: '10' } }, undefined, /^input\.limit: /],
+  ['limit 0', { input: { apex: REJECTED_APEX, limit: 0 } }, undefined, /^input\.limit: /],
+  ['limit 1001', { input: { apex: REJECTED_APEX, limit: 1001 } }, undefined, /^input\.limit: /],
+  ['limit 1.5', { input: { apex: REJECTED_APEX, limit: 1.5 } }, undefined, /^input\.limit: /],
+  ['limit "10"', { input: { apex: REJECTED_APEX, limit: '10' } }, undefined, /^input\.limit: /],
   [
     'include_first_seen "true"',
-    { input: { apex: 'example.com', include_first_seen: 'true' } },
+    { input: { apex: REJECTED_APEX, include_first_seen: 'true' } },
     undefined,
     /^input\.include_first_seen: /,
   ],
@@ -105,13 +110,13 @@ const accepted: ReadonlyArray<[string, string, string, Record<string, unknown>, 
 ];
 
 describe('crt run validation, end to end', () => {
-  let crt: CrtStack;
+  let crt: SharedPlatform;
   let runner: TestApiKey;
 
   beforeAll(async () => {
-    crt = await startCrtStack({});
+    crt = await sharedPlatform();
     runner = await crt.stack.createApiKey({ scopes: ['capabilities:run'] });
-  }, 120_000);
+  }, SHARED_STACK_BEFORE_ALL_MS);
   afterAll(() => crt?.close());
 
   it.each(rejected)('422 for %s', async (_what, body, idempotencyKey, message) => {
@@ -124,8 +129,17 @@ describe('crt run validation, end to end', () => {
   });
 
   it('ran nothing for any rejected request', async () => {
-    expect(crt.fake.calls('crt.sh')).toBe(0);
-    expect(crt.fake.calls('certspotter')).toBe(0);
+    const apexes = new Set(
+      rejected.flatMap(([, body]) => {
+        const apex = (body as { input?: { apex?: unknown } } | undefined)?.input?.apex;
+        return typeof apex === 'string' ? [apex.toLowerCase()] : [];
+      }),
+    );
+    expect(apexes).toContain(REJECTED_APEX);
+    for (const apex of apexes) {
+      expect({ apex, calls: await crt.stack.fakeCtCalls('crt.sh', apex) }).toEqual({ apex, calls: 0 });
+      expect({ apex, calls: await crt.stack.fakeCtCalls('certspotter', apex) }).toEqual({ apex, calls: 0 });
+    }
     expect(await crt.prisma.run.count({ where: { clientId: runner.clientId } })).toBe(0);
   });
 
@@ -142,7 +156,7 @@ describe('crt run validation, end to end', () => {
     for (const { hostname } of body.result.observations) {
       expect(hostname === resultApex || hostname.endsWith(`.${resultApex}`)).toBe(true);
     }
-    expect(crt.fake.calls('crt.sh', resultApex)).toBe(1);
+    expect(await crt.stack.fakeCtCalls('crt.sh', resultApex)).toBe(1);
   });
 
   it('accepts the limit bounds 1 and 1000', async () => {
