@@ -56,6 +56,7 @@ export { BUS_KEY_BYTES, BusSealer, SealError, type SealedValue } from './sealing
 export {
   type MethodClient,
   type MethodsClient,
+  NESTED_CALL_MARGIN_MS,
   type RpcCarrier,
   type ServiceClient,
   type ServiceClientOptions,

@@ -39,6 +39,15 @@ export interface ServiceClientOptions<Methods extends RpcMethods = RpcMethods> {
 }
 
 /** What a client sends through: a bus (Redis, every process) or an in-memory transport (tests). */
+/**
+ * ms a caller adds to RPC_TIMEOUT_MS when it calls a service that calls others itself (the
+ * orchestrator, the uploads service, the vault): the time such a service may take, after its own
+ * call timed out, to answer with the 503 that names the service that was down (issue 15 finding 3).
+ * 1 s was short once on a 2-core machine at a load of about 20 (the fault suite's wallet kill gave a
+ * 503 naming the orchestrator). Deadlines are not passed down the calls: each hop has its own.
+ */
+export const NESTED_CALL_MARGIN_MS = 2_000;
+
 export type RpcCarrier<C extends BusCatalog> = Bus<C> | InMemoryRpc<C>;
 
 /**

@@ -1,6 +1,6 @@
 import { hkdfSync } from 'node:crypto';
 import { AccountStore, SessionStore, warmPasswordHashing } from '@svc/auth/accounts';
-import { serviceClient } from '@svc/bus';
+import { NESTED_CALL_MARGIN_MS, serviceClient } from '@svc/bus';
 import { platformCatalog } from '@svc/contracts';
 import { type Closable, defineService, listenHttp } from '@svc/service-kit';
 import { fallbackWarning } from '@svc/shared-counter';
@@ -15,9 +15,6 @@ import { redisSignInThrottle, signInGate } from './sign-in/throttle';
 // `dashboard` schema) → bus → start → health server): the platform's typed clients (the gateway's
 // `keys` included) → its own stores (accounts, sessions, sign-in throttle, one-time notes) → HTTP on
 // DATA_PORT, which only the gateway calls.
-
-/** ms the dashboard adds to RPC_TIMEOUT_MS for services that call others themselves (as the gateway does). */
-const NESTED_CALL_MARGIN_MS = 1_000;
 
 /**
  * ms a vault call that reads or writes a document may take (an extraction, a fill): the vault asks

@@ -1,5 +1,12 @@
 import { ApiKeyStore, KeyUseRecorder } from '@svc/auth';
-import { publishEvent, readServiceReadiness, serveRpc, serviceClient, subscribeEvents } from '@svc/bus';
+import {
+  NESTED_CALL_MARGIN_MS,
+  publishEvent,
+  readServiceReadiness,
+  serveRpc,
+  serviceClient,
+  subscribeEvents,
+} from '@svc/bus';
 import { API_VERSION, CONTRACT_VERSION_HEADER, platformCatalog, RPC_SERVICES } from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
 import { type Closable, defineService, listenHttp, readinessReporter } from '@svc/service-kit';
@@ -27,9 +34,6 @@ const REQUEST_TIMEOUT_MS = 600_000;
  * the gateway's own RPC service, answered by this process for the dashboard).
  */
 const BACKING_SERVICES = [...RPC_SERVICES.filter((service) => service !== 'keys'), 'worker'];
-
-/** ms the gateway adds to RPC_TIMEOUT_MS for services that call others themselves (see start()). */
-const NESTED_CALL_MARGIN_MS = 1_000;
 
 /**
  * ms the gateway waits for a vault call that reads or writes a document (an extraction, a fill): the
