@@ -1,7 +1,8 @@
 import { ServiceUnavailableError } from '@svc/errors';
 import type { Logger } from '@svc/log';
-import { Queue, QueueEvents, type Worker } from 'bullmq';
+import type { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { bullmq } from './bullmq';
 import type { BusCatalog } from './catalog';
 import { type Closable, closeWithin, once } from './closable';
 import { createErrorLogLimiter, createRedis } from './redis';
@@ -64,14 +65,23 @@ const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
  */
 export const CONSUMER_RETRY_DELAY_MS = 500;
 
-/** QueueEvents that resumes reading within CONSUMER_RETRY_DELAY_MS of a reconnection, not 5 s. */
-class PromptQueueEvents extends QueueEvents {
-  protected override checkConnectionError<T>(
-    fn: () => Promise<T>,
-    delayInMs: number = CONSUMER_RETRY_DELAY_MS,
-  ): Promise<T | undefined> {
-    return super.checkConnectionError(fn, Math.min(delayInMs, CONSUMER_RETRY_DELAY_MS));
-  }
+type QueueEventsClass = typeof QueueEvents;
+let promptQueueEvents: QueueEventsClass | undefined;
+
+/**
+ * QueueEvents that resumes reading within CONSUMER_RETRY_DELAY_MS of a reconnection, not 5 s. The
+ * class is made on first use: it extends bullmq's, which is loaded only then (bullmq.ts).
+ */
+function promptQueueEventsClass(): QueueEventsClass {
+  promptQueueEvents ??= class PromptQueueEvents extends bullmq().QueueEvents {
+    protected override checkConnectionError<T>(
+      fn: () => Promise<T>,
+      delayInMs: number = CONSUMER_RETRY_DELAY_MS,
+    ): Promise<T | undefined> {
+      return super.checkConnectionError(fn, Math.min(delayInMs, CONSUMER_RETRY_DELAY_MS));
+    }
+  };
+  return promptQueueEvents;
 }
 
 /** The Bus implementation; other bus modules reach its internals through `busInternals`. */
@@ -157,7 +167,7 @@ class BusImpl<C extends BusCatalog = BusCatalog> implements Bus<C> {
     this.assertOpen();
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, {
+      queue = new (bullmq().Queue)(name, {
         connection: this.redis,
         prefix: this.prefix,
         // Fail fast while Redis is down instead of waiting for "ready" (the producer has no offline
@@ -201,6 +211,7 @@ class BusImpl<C extends BusCatalog = BusCatalog> implements Bus<C> {
     const producer = await this.readyProducer(this.closeTimeoutMs);
     const newest = await producer.xrevrange(this.queue(name).toKey('events'), '+', '-', 'COUNT', 1);
     this.assertOpen();
+    const PromptQueueEvents = promptQueueEventsClass();
     const events = new PromptQueueEvents(name, {
       connection: this.blockingConnection(),
       prefix: this.prefix,

@@ -1,6 +1,7 @@
 import { formatZodError, ServiceUnavailableError } from '@svc/errors';
 import type { Logger } from '@svc/log';
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { Job, Worker } from 'bullmq';
+import { bullmq } from './bullmq';
 import { type Bus, busInternals, CONSUMER_RETRY_DELAY_MS, type ConsumerHandle } from './bus';
 import {
   type BusCatalog,
@@ -196,13 +197,13 @@ export function processJobs<C extends BusCatalog, N extends JobNameOf<C>>(
       // Not retriable: another key or a tampered job opens no better on the next attempt.
       const message = `${name} job ${job.id ?? ''} does not open: ${err instanceof Error ? err.message : String(err)}`;
       logger.error({ jobId: job.id }, message);
-      throw new UnrecoverableError(message);
+      throw new (bullmq().UnrecoverableError)(message);
     }
     const payload = safeParseWith<C['jobs'][N]['payload']>(definition.payload, data);
     if (!payload.success) {
       const message = `invalid ${name} payload: ${formatZodError(payload.error)}`;
       logger.error({ jobId: job.id }, message);
-      throw new UnrecoverableError(message);
+      throw new (bullmq().UnrecoverableError)(message);
     }
     const context: JobContext = {
       jobId: job.id ?? '',
@@ -216,11 +217,11 @@ export function processJobs<C extends BusCatalog, N extends JobNameOf<C>>(
       await handler(payload.data, context),
     );
     if (!result.success)
-      throw new UnrecoverableError(`invalid ${name} result: ${formatZodError(result.error)}`);
+      throw new (bullmq().UnrecoverableError)(`invalid ${name} result: ${formatZodError(result.error)}`);
     return result.data;
   };
 
-  const worker = new Worker(jobQueueName(name), processJob, {
+  const worker = new (bullmq().Worker)(jobQueueName(name), processJob, {
     connection: internals.blockingConnection(),
     prefix: internals.prefix,
     concurrency: options.concurrency ?? 1,
