@@ -38,7 +38,6 @@ export interface ServiceClientOptions<Methods extends RpcMethods = RpcMethods> {
   methodTimeoutsMs?: { readonly [M in MethodName<Methods>]?: number };
 }
 
-/** What a client sends through: a bus (Redis, every process) or an in-memory transport (tests). */
 /**
  * ms a caller adds to RPC_TIMEOUT_MS when it calls a service that calls others itself (the
  * orchestrator, the uploads service, the vault): the time such a service may take, after its own
@@ -48,6 +47,7 @@ export interface ServiceClientOptions<Methods extends RpcMethods = RpcMethods> {
  */
 export const NESTED_CALL_MARGIN_MS = 2_000;
 
+/** What a client sends through: a bus (Redis, every process) or an in-memory transport (tests). */
 export type RpcCarrier<C extends BusCatalog> = Bus<C> | InMemoryRpc<C>;
 
 /**

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { z } from 'zod';
 import { errorAnswer, type FakeCtBehaviour, type ParsedBehaviour, parseBehaviour } from './fake-ct/behaviour';
 import { type CtDataset, certSpotterPage, exampleComDataset } from './fake-ct/datasets';
 import { generatedDataset } from './fake-ct/generated-dataset';
@@ -16,6 +17,9 @@ import { streamHugeAnswer } from './fake-ct/huge-answer';
  * platform runs its fake providers in its daemon, and suites read them from there.
  */
 export const CALLS_PATH = '/calls';
+/** Its answer. */
+export const FakeCtCallsAnswer = z.object({ calls: z.number().int().min(0) });
+export type FakeCtCallsAnswer = z.infer<typeof FakeCtCallsAnswer>;
 
 export type FakeCtProvider = 'crt.sh' | 'certspotter';
 /** `crtsh` is accepted as another spelling of `crt.sh` (the path segment). */
@@ -214,7 +218,8 @@ class FakeCtServer {
     }
     const apex = url.searchParams.get('apex') ?? undefined;
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ calls: this.calls(provider, apex) }));
+    const answer: FakeCtCallsAnswer = { calls: this.calls(provider, apex) };
+    res.end(JSON.stringify(answer));
   }
 
   private route(url: URL): Route | { error: string } | null {

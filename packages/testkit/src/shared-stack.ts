@@ -3,9 +3,8 @@ import { closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSyn
 import { join } from 'node:path';
 import { createPrismaClient, type PrismaClient } from '@svc/db';
 import { findWorkspaceRoot, type ServiceName } from '@svc/devstack';
-import { z } from 'zod';
 import { type CreateApiKeyOptions, createTestApiKey, type TestApiKey } from './api-keys';
-import { CALLS_PATH, type FakeCtProvider } from './fake-ct-providers';
+import { CALLS_PATH, FakeCtCallsAnswer, type FakeCtProvider } from './fake-ct-providers';
 import { type FetchResult, fetchFull, type StackFetchInit, sleep } from './http';
 import {
   processAlive,
@@ -16,9 +15,6 @@ import {
   sharedStackPaths,
 } from './shared-stack-files';
 import type { StackApi } from './stack-api';
-
-/** The fake providers' answer on CALLS_PATH. */
-const FakeCtCalls = z.object({ calls: z.number().int().min(0) });
 
 // ms a suite waits for the shared platform to be ready: the daemon's own start timeout (180 s)
 // plus its fake providers and database; past it the suite fails naming the daemon's log.
@@ -114,7 +110,7 @@ class SharedStack implements SharedTestStack {
     const query = new URLSearchParams({ provider, apex });
     const answer = await fetchFull(`${this.state.fakeCtUrl}${CALLS_PATH}?${query.toString()}`);
     if (answer.status !== 200) throw new Error(`fake CT calls: ${answer.status} ${answer.text}`);
-    return FakeCtCalls.parse(answer.json).calls;
+    return FakeCtCallsAnswer.parse(answer.json).calls;
   }
 
   async close(): Promise<void> {
