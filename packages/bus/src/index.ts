@@ -35,6 +35,7 @@ export {
 } from './jobs';
 export { eventChannel, jobQueueName, rpcQueueName, serviceInstancesKey } from './names';
 export { type CreateRedisOptions, createRedis, type RedisRole, redactRedisUrl } from './redis';
+export { NESTED_CALL_MARGIN_MS } from './rpc/deadline';
 export {
   createInMemoryRpc,
   InMemoryRpc,
@@ -56,7 +57,6 @@ export { BUS_KEY_BYTES, BusSealer, SealError, type SealedValue } from './sealing
 export {
   type MethodClient,
   type MethodsClient,
-  NESTED_CALL_MARGIN_MS,
   type RpcCarrier,
   type ServiceClient,
   type ServiceClientOptions,

@@ -2,6 +2,7 @@ import { formatZodError } from '@svc/errors';
 import type { z } from 'zod';
 import type { Bus } from './bus';
 import { type BusCatalog, catalogEntry, type RpcMethod, type RpcMethods, type RpcServiceOf } from './catalog';
+import { boundedTimeoutMs } from './rpc/deadline';
 import { InMemoryRpc } from './rpc/in-memory-transport';
 import { redisTransport } from './rpc/redis-transport';
 import type { RpcTransport } from './rpc/transport';
@@ -38,16 +39,6 @@ export interface ServiceClientOptions<Methods extends RpcMethods = RpcMethods> {
   methodTimeoutsMs?: { readonly [M in MethodName<Methods>]?: number };
 }
 
-/**
- * ms a caller adds to RPC_TIMEOUT_MS when it calls a service that calls others itself (the
- * orchestrator, the uploads service, the vault): the time such a service may take, after its own
- * call timed out, to answer with the 503 that names the service that was down (issue 15 finding 3).
- * It does not cover a service whose RPC slots are all held by calls waiting on a dead service: the
- * requests queued behind them time out at the caller, naming the middle service (seen in the fault
- * suite's wallet kill under load, with this margin at 1 s and at 2 s).
- */
-export const NESTED_CALL_MARGIN_MS = 1_000;
-
 /** What a client sends through: a bus (Redis, every process) or an in-memory transport (tests). */
 export type RpcCarrier<C extends BusCatalog> = Bus<C> | InMemoryRpc<C>;
 
@@ -82,7 +73,12 @@ function methodsClient<Methods extends RpcMethods>(
       if (!parsed.success) {
         throw new TypeError(`invalid ${service}.${method} request: ${formatZodError(parsed.error)}`);
       }
-      const data = await transport.send({ service, method, request: parsed.data, timeoutMs: callTimeoutMs });
+      const data = await transport.send({
+        service,
+        method,
+        request: parsed.data,
+        timeoutMs: boundedTimeoutMs(callTimeoutMs),
+      });
       const answer = safeParseWith<Methods[M]['response']>(definition.response, data);
       if (!answer.success) {
         transport.logger.error(

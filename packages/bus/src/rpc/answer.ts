@@ -2,6 +2,7 @@ import { AppError, BadRequestError, formatZodError, InternalError, storeUnavaila
 import type { Logger } from '@svc/log';
 import type { PingAnswer, RpcMethods } from '../catalog';
 import { safeParseWith } from '../schema';
+import { withRequestDeadline } from './deadline';
 import { errorReply, okReply, type RpcReply } from './envelope';
 import type { HandledMethodName, RpcContext, RpcHandlers } from './types';
 
@@ -19,9 +20,10 @@ export interface Responder<Methods extends RpcMethods> {
 /**
  * The reply to one request as a responder makes it, whatever carried the request (the Redis
  * transport, server.ts; the in-memory one, in-memory-transport.ts): `ping` answered here, an unknown
- * method 400, the request parsed with the method's schema (400), the handler run, its answer parsed
- * with the response schema (a wrong shape is logged and answered 500), AppErrors kept, an unreachable
- * PostgreSQL or Redis 503, anything else 500 "internal error" (logged here, hidden from the caller).
+ * method 400, the request parsed with the method's schema (400), the handler run (its own calls
+ * bounded by the request's deadline, deadline.ts), its answer parsed with the response schema (a
+ * wrong shape is logged and answered 500), AppErrors kept, an unreachable PostgreSQL or Redis 503,
+ * anything else 500 "internal error" (logged here, hidden from the caller).
  */
 export function answerRequest<Methods extends RpcMethods>(
   responder: Responder<Methods>,
@@ -54,7 +56,7 @@ async function runMethod<Methods extends RpcMethods, M extends HandledMethodName
   if (!request.success) return errorReply(new BadRequestError(formatZodError(request.error)));
   try {
     const handler = handlers[method];
-    const result = await handler(request.data, context);
+    const result = await withRequestDeadline(context.deadline, () => handler(request.data, context));
     const response = safeParseWith<Methods[M]['response']>(definition.response, result);
     if (response.success) return okReply(response.data);
     logger.error(
