@@ -35,7 +35,7 @@ export {
 } from './jobs';
 export { eventChannel, jobQueueName, rpcQueueName, serviceInstancesKey } from './names';
 export { type CreateRedisOptions, createRedis, type RedisRole, redactRedisUrl } from './redis';
-export { NESTED_CALL_MARGIN_MS } from './rpc/deadline';
+export { ANSWER_RESERVE_MS, NESTED_CALL_MARGIN_MS } from './rpc/deadline';
 export {
   createInMemoryRpc,
   InMemoryRpc,
