@@ -2,14 +2,8 @@ import type { ServiceClient } from '@svc/bus';
 import type { PlatformCatalog, RpcRequest, RpcResponse } from '@svc/contracts';
 import { isAppError, ServiceUnavailableError } from '@svc/errors';
 
-/** What the gateway sends to start a crt run (`orchestrator.startCrtRun`): input already parsed. */
-export type StartCrtRun = RpcRequest<'orchestrator', 'startCrtRun'>;
 /** The orchestrator's answer to a run start (crt or any other): the run (new or replayed) and its quote. */
 export type StartedRun = RpcResponse<'orchestrator', 'startCrtRun'>;
-/** `orchestrator.quote`: the raw client input of one capability; the orchestrator validates it. */
-export type QuoteCapability = RpcRequest<'orchestrator', 'quote'>;
-/** `orchestrator.startRun`: any capability but crt, whose own route calls startCrtRun. */
-export type StartRun = RpcRequest<'orchestrator', 'startRun'>;
 /** `orchestrator.cancelRun`'s answer: `cancelled` (it was queued/retrying) or `cancel_requested` (running). */
 export type CancelledRun = RpcResponse<'orchestrator', 'cancelRun'>;
 

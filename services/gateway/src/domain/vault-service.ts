@@ -1,18 +1,5 @@
 import type { ServiceClient } from '@svc/bus';
-import type { PlatformCatalog, RpcRequest } from '@svc/contracts';
-
-/** `vault.saveField`: the field to save (plaintext value), whose vault, and the API request's id. */
-export type SaveVaultField = RpcRequest<'vault', 'saveField'>;
-export type DeleteVaultField = RpcRequest<'vault', 'deleteField'>;
-export type CreateExtraction = RpcRequest<'vault', 'createExtraction'>;
-export type ListExtractions = RpcRequest<'vault', 'listExtractions'>;
-export type GetExtraction = RpcRequest<'vault', 'getExtraction'>;
-export type ReviewExtraction = RpcRequest<'vault', 'reviewExtraction'>;
-/** `base_url`: the gateway's public base, for the filled document's signed download link. */
-export type FillDocument = RpcRequest<'vault', 'fillDocument'>;
-export type ListVaultDocuments = RpcRequest<'vault', 'listDocuments'>;
-export type GetVaultDocument = RpcRequest<'vault', 'getDocument'>;
-export type VaultAudit = RpcRequest<'vault', 'audit'>;
+import type { PlatformCatalog } from '@svc/contracts';
 
 /**
  * The vault service as the REST routes call it: the methods they use of its typed client (@svc/bus
