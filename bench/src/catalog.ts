@@ -4,17 +4,19 @@
 import { createPrismaClient } from '@svc/db';
 import { insertSyntheticCapabilities } from '@svc/testkit';
 import { startHelloServer } from './child-server';
+import { formatRowCosts, openCostMeter } from './cpu-cost';
 import { type LoadOptions, type LoadResult, measure } from './load';
 import { formatTable } from './report';
 import { startBenchStack } from './stack-start';
 
+/** The platform's processes, each counted in the CPU per request. */
+const SERVICES = ['gateway', 'registry', 'wallet'] as const;
 /** Synthetic capabilities added for the at-scale rows (issue: search stays fast at 10,000). */
 const CATALOG_SIZE = 10_000;
 
 export async function benchCatalog(options: LoadOptions): Promise<void> {
-  const stack = await startBenchStack({
-    services: ['gateway', 'registry', 'wallet'],
-  });
+  const stack = await startBenchStack({ services: SERVICES });
+  const meter = await openCostMeter({ stack, services: SERVICES });
   const hello = await startHelloServer();
   try {
     const api = stack.gatewayUrl;
@@ -28,10 +30,11 @@ export async function benchCatalog(options: LoadOptions): Promise<void> {
       await measure(
         { name: 'search (cache hit)', url: `${api}/api/capabilities?q=certificate+transparency` },
         options,
+        meter,
       ),
     );
     rows.push(
-      await measure({ name: 'describe crt (cache hit)', url: `${api}/api/capabilities/crt` }, options),
+      await measure({ name: 'describe crt (cache hit)', url: `${api}/api/capabilities/crt` }, options, meter),
     );
     // A new q per request: every request misses the gateway cache and goes gateway → bus →
     // registry → PostgreSQL full-text search → back.
@@ -43,6 +46,7 @@ export async function benchCatalog(options: LoadOptions): Promise<void> {
           pathFor: (n) => `/api/capabilities?q=certificate+transparency+${n}`,
         },
         options,
+        meter,
       ),
     );
     // The same cache-miss path with 10,000 capabilities in the catalog: a selective query (only crt
@@ -62,6 +66,7 @@ export async function benchCatalog(options: LoadOptions): Promise<void> {
           pathFor: (n) => `/api/capabilities?q=certificate+transparency+${n}`,
         },
         options,
+        meter,
       ),
     );
     rows.push(
@@ -72,6 +77,7 @@ export async function benchCatalog(options: LoadOptions): Promise<void> {
           pathFor: (n) => `/api/capabilities?q=invoice+${n}`,
         },
         options,
+        meter,
       ),
     );
     console.log(
@@ -79,7 +85,9 @@ export async function benchCatalog(options: LoadOptions): Promise<void> {
         `(after ${options.warmupSeconds} s warm-up), load generator on the same machine.\n`,
     );
     console.log(formatTable(rows, baseline));
+    console.log(formatRowCosts(rows));
   } finally {
+    await meter.close();
     await hello.server.stop();
     await stack.close();
   }

@@ -5,6 +5,7 @@
 // metrics.provider_ms (time spent waiting on providers, retries included); the orchestrator sets
 // updated_at when it applies the `completed` report, the last write of a completed run.
 import { Client } from 'pg';
+import { BENCH_APPLICATION_NAME } from './cpu-cost';
 
 // ms between two looks while runs are still queued or running.
 const SETTLE_POLL_MS = 250;
@@ -41,7 +42,8 @@ export interface RunTimeSplit {
 
 /** A connection to the stack's database (close it with `end()`). */
 export async function connectRunsDatabase(databaseUrl: string): Promise<Client> {
-  const client = new Client({ connectionString: databaseUrl });
+  // Named, so that the CPU meter (cpu-cost.ts) leaves this connection's backend out of the platform's.
+  const client = new Client({ connectionString: databaseUrl, application_name: BENCH_APPLICATION_NAME });
   await client.connect();
   return client;
 }

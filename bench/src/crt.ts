@@ -9,6 +9,7 @@ import type { StackReplica, TestApiKey, TestStack } from '@svc/testkit';
 import type { Client } from 'pg';
 import { measureBullmqRoundTrip } from './bullmq-baseline';
 import { announcedString, type ChildServer, startChildServer } from './child-server';
+import { type CostMeter, openCostMeter } from './cpu-cost';
 import { type CrtPhase, formatCrtReport } from './crt-report';
 import { connectRunsDatabase, type RunTimeSplit, runTimeSplit, waitForRunsToSettle } from './crt-run-stats';
 import { type LoadOptions, type LoadTarget, measure } from './load';
@@ -21,6 +22,8 @@ const APEX_COUNT = 300;
 const SUFFIXES = ['com', 'net', 'org', 'io', 'co.uk', 'de', 'dev', 'com.au'];
 /** Worker processes per phase, in order: the stack's own worker, then one replica more. */
 const WORKER_COUNTS = [1, 2] as const;
+/** The platform's processes, each counted in the CPU per run. */
+const SERVICES = ['registry', 'wallet', 'orchestrator', 'worker', 'gateway'] as const;
 // s: a request without an answer by then is an error. Above the gateway's CRT_RUN_WAIT_MS (55 s,
 // after which it answers 202), so a slow run shows up as a 202, not as a client-side timeout.
 const REQUEST_TIMEOUT_S = 60;
@@ -82,6 +85,7 @@ async function settle(db: Client, clientId: string, what: string): Promise<void>
 async function measurePhase(
   stack: TestStack,
   db: Client,
+  meter: CostMeter,
   workers: number,
   apexes: readonly string[],
   options: LoadOptions,
@@ -102,24 +106,27 @@ async function measurePhase(
     await settle(db, warmup.clientId, 'warm-up');
   }
   const client = await runClient(stack, `${workers}w`);
+  const window = await meter.start(`${workers} worker(s)`);
   const load = await measure(crtTarget(stack, client, apexes, `${workers} worker(s)`), {
     ...options,
     warmupSeconds: 0,
   });
   await settle(db, client.clientId, `${workers} worker(s)`);
   const split: RunTimeSplit = await runTimeSplit(db, client.clientId);
-  return { workers, concurrency: announced.map((w) => w.concurrency), load, split };
+  const cost = await window.end(split.statuses.completed ?? 0);
+  return { workers, concurrency: announced.map((w) => w.concurrency), load, split, cost };
 }
 
 export async function benchCrt(options: LoadOptions): Promise<void> {
   const providers: ChildServer = await startChildServer('fake-providers-server.ts');
   let stack: TestStack | undefined;
   let db: Client | undefined;
+  let meter: CostMeter | undefined;
   const replicas: StackReplica[] = [];
   try {
     // The cache off so every run calls the provider.
     stack = await startBenchStack({
-      services: ['registry', 'wallet', 'orchestrator', 'worker', 'gateway'],
+      services: SERVICES,
       env: {
         CRT_SH_URL: announcedString(providers, 'crtShUrl'),
         CERTSPOTTER_URL: announcedString(providers, 'certSpotterUrl'),
@@ -127,6 +134,7 @@ export async function benchCrt(options: LoadOptions): Promise<void> {
       },
     });
     db = await connectRunsDatabase(stack.databaseUrl);
+    meter = await openCostMeter({ stack, services: SERVICES, replicas: () => replicas });
     const apexes = benchApexes(APEX_COUNT);
     await preflight(stack, apexes[0] ?? 'example.com');
     // On the stack's Redis, with the stack idle: the same Redis and machine the runs then use.
@@ -134,7 +142,7 @@ export async function benchCrt(options: LoadOptions): Promise<void> {
     const phases: CrtPhase[] = [];
     for (const workers of WORKER_COUNTS) {
       while (replicas.length + 1 < workers) replicas.push(await stack.startReplica('worker'));
-      phases.push(await measurePhase(stack, db, workers, apexes, options));
+      phases.push(await measurePhase(stack, db, meter, workers, apexes, options));
     }
     console.log(
       formatCrtReport(phases, {
@@ -145,6 +153,7 @@ export async function benchCrt(options: LoadOptions): Promise<void> {
       }),
     );
   } finally {
+    await meter?.close();
     await db?.end().catch(() => undefined);
     await stack?.close(); // stops the replicas too
     await providers.stop();

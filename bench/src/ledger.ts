@@ -6,8 +6,8 @@
 // idle database.
 import { ledgerTotals, recomputeLedgerTotals, spendPeriod } from '@svc/db';
 import { createTestDatabase } from '@svc/testkit';
+import { formatColumns } from './columns';
 import { percentile } from './quote-run-load';
-import { formatColumns } from './report';
 
 /** Lines in the client's history per row of the report (each a third holds, captures, releases…). */
 const HISTORY_SIZES = [1_000, 5_000, 20_000, 100_000] as const;

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { type CostMeter, type CpuCost, mergeCpuCosts } from './cpu-cost';
 
 export interface LoadTarget {
   /** Row label in the report. */
@@ -38,6 +39,8 @@ export interface LoadResult {
   durationSeconds: number;
   /** Answers `acceptBody` refused (0 without it). */
   rejected: number;
+  /** CPU per request of the platform, when the measurement had a meter (cpu-cost.ts). */
+  cost?: CpuCost;
 }
 
 export interface LoadOptions {
@@ -112,18 +115,28 @@ export function toLoadResult(name: string, result: autocannon.Result, rejected: 
   };
 }
 
-/** A warm-up run (discarded: JIT, connection pools, caches), then the measured run. */
-export async function measure(target: LoadTarget, options: LoadOptions): Promise<LoadResult> {
+/**
+ * A warm-up run (discarded: JIT, connection pools, caches), then the measured run; with `meter`, the
+ * platform's CPU per request over the measured run (answers of every status count as requests).
+ */
+export async function measure(
+  target: LoadTarget,
+  options: LoadOptions,
+  meter?: CostMeter,
+): Promise<LoadResult> {
   if (options.warmupSeconds > 0) await run(target, options.connections, options.warmupSeconds, () => {});
   let rejected = 0;
+  const window = await meter?.start(target.name);
   const result = await run(target, options.connections, options.durationSeconds, () => {
     rejected += 1;
   });
-  return toLoadResult(target.name, result, rejected);
+  const measured = toLoadResult(target.name, result, rejected);
+  if (window !== undefined) measured.cost = await window.end(measured.requests);
+  return measured;
 }
 
 /** Two halves of one target's measurement as one result: counts summed, rates over the summed time. */
-function combine(first: LoadResult, second: LoadResult): LoadResult {
+export function combine(first: LoadResult, second: LoadResult): LoadResult {
   const durationSeconds = first.durationSeconds + second.durationSeconds;
   const statusCounts: Record<string, number> = { ...first.statusCounts };
   for (const [status, n] of Object.entries(second.statusCounts))
@@ -144,6 +157,7 @@ function combine(first: LoadResult, second: LoadResult): LoadResult {
     statusCounts,
     durationSeconds,
     rejected: first.rejected + second.rejected,
+    ...(first.cost && second.cost ? { cost: mergeCpuCosts(first.cost, second.cost) } : {}),
   };
 }
 
@@ -156,11 +170,12 @@ export async function measureAgainst(
   baseline: LoadTarget,
   target: LoadTarget,
   options: LoadOptions,
+  meters: { baseline?: CostMeter; target?: CostMeter } = {},
 ): Promise<{ baseline: LoadResult; target: LoadResult }> {
   const half = { ...options, durationSeconds: Math.max(1, options.durationSeconds / 2) };
-  const b1 = await measure(baseline, half);
-  const t1 = await measure(target, half);
-  const t2 = await measure(target, { ...half, warmupSeconds: 0 });
-  const b2 = await measure(baseline, { ...half, warmupSeconds: 0 });
+  const b1 = await measure(baseline, half, meters.baseline);
+  const t1 = await measure(target, half, meters.target);
+  const t2 = await measure(target, { ...half, warmupSeconds: 0 }, meters.target);
+  const b2 = await measure(baseline, { ...half, warmupSeconds: 0 }, meters.baseline);
   return { baseline: combine(b1, b2), target: combine(t1, t2) };
 }

@@ -5,6 +5,8 @@
 // round trip), `pii`, `whoami`, `mcp`, `scale` (1 vs 2 worker processes), `stored-runs` (1,000 vs
 // 1,000,000 stored runs); each prints its ratios beside the target. Issue 16: `vault` (fields written and
 // listed per second beside the quote endpoint; fill-document p50/p99, BENCH_VAULT_FILLS fills).
+// Issue 25: every scenario on a platform also prints the CPU ms each operation costs each platform
+// process, PostgreSQL's backends and Redis (cpu-cost.ts): the figure that carries between machines.
 import { findWorkspaceRoot, prepareIntegrationStack } from '@svc/devstack';
 import { benchCatalog } from './catalog';
 import { benchCrt } from './crt';

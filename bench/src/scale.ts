@@ -18,10 +18,11 @@ import { UploadSessionResponse } from '@svc/contracts';
 import { createLogger } from '@svc/log';
 import { type StackReplica, type TestApiKey, type TestStack, testBusEncryptionKeys } from '@svc/testkit';
 import type { Client } from 'pg';
+import { formatColumns } from './columns';
 import { type CpuWindow, startCpuWindow } from './cpu-usage';
 import { connectRunsDatabase } from './crt-run-stats';
 import type { LoadOptions } from './load';
-import { formatColumns, ratioLine } from './report';
+import { ratioLine } from './report';
 import { startBenchStack } from './stack-start';
 import { announcedWorkers } from './worker-heartbeats';
 

@@ -19,10 +19,12 @@ import type { Client } from 'pg';
 // The wallet's own statement code, called directly for the rows without HTTP and bus: the same
 // function its RPC handler runs (bench is not a dependency of the wallet, so a path, not a package).
 import { usageStatement } from '../../services/wallet/src/domain/usage-statement';
+import { formatColumns } from './columns';
+import { BENCH_APPLICATION_NAME, type CostMeter, formatRowCosts, openCostMeter } from './cpu-cost';
 import { connectRunsDatabase } from './crt-run-stats';
 import { type LoadOptions, type LoadResult, measure } from './load';
 import { percentile } from './quote-run-load';
-import { formatColumns, ratioLine } from './report';
+import { ratioLine } from './report';
 import { startBenchStack } from './stack-start';
 
 const SIZES = [1_000, 1_000_000] as const;
@@ -263,6 +265,7 @@ async function measureSize(
   seedSeconds: number,
   vacuumSeconds: number,
   options: LoadOptions,
+  meter: CostMeter,
 ): Promise<SizeFigures> {
   const ids = await statusSample(db, heavy.clientId);
   const api = stack.gatewayUrl;
@@ -285,6 +288,7 @@ async function measureSize(
       headers: { authorization: `Bearer ${heavy.apiKey}` },
     },
     options,
+    meter,
   );
   const usage = (key: TestApiKey, who: string) =>
     measure(
@@ -294,6 +298,7 @@ async function measureSize(
         headers: { authorization: `Bearer ${key.apiKey}` },
       },
       options,
+      meter,
     );
   return {
     size,
@@ -384,16 +389,22 @@ function report(sizes: readonly SizeFigures[], options: LoadOptions): string {
   return lines.join('\n');
 }
 
+/** The platform's processes, each counted in the CPU per request. */
+const SERVICES = ['registry', 'wallet', 'orchestrator', 'worker', 'gateway'] as const;
+
 export async function benchStoredRuns(options: LoadOptions): Promise<void> {
   let stack: TestStack | undefined;
   let db: Client | undefined;
   let prisma: PrismaClient | undefined;
+  let meter: CostMeter | undefined;
   try {
-    stack = await startBenchStack({
-      services: ['registry', 'wallet', 'orchestrator', 'worker', 'gateway'],
-    });
+    stack = await startBenchStack({ services: SERVICES });
     db = await connectRunsDatabase(stack.databaseUrl);
-    prisma = createPrismaClient(stack.databaseUrl, { max: 1 });
+    meter = await openCostMeter({ stack, services: SERVICES });
+    // Named, so that the CPU meter leaves this connection's backend out of the platform's.
+    const benchUrl = new URL(stack.databaseUrl);
+    benchUrl.searchParams.set('application_name', BENCH_APPLICATION_NAME);
+    prisma = createPrismaClient(benchUrl.toString(), { max: 1 });
     const scopes = ['capabilities:quote', 'capabilities:run', 'billing:read'];
     const heavy = await stack.createApiKey({
       scopes,
@@ -433,11 +444,14 @@ export async function benchStoredRuns(options: LoadOptions): Promise<void> {
           sizes.length === 0
             ? { ...options, warmupSeconds: Math.max(options.warmupSeconds, FIRST_WARMUP_S) }
             : options,
+          meter,
         ),
       );
     }
     console.log(report(sizes, options));
+    console.log(formatRowCosts(sizes.flatMap((size) => [size.status, size.heavyUsage, size.typicalUsage])));
   } finally {
+    await meter?.close();
     await prisma?.$disconnect().catch(() => undefined);
     await db?.end().catch(() => undefined);
     await stack?.close();

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UploadResponse, UploadSessionResponse } from '@svc/contracts';
 import { startS3rver, startTestStack, type TestStack } from '@svc/testkit';
-import { formatColumns } from './report';
+import { formatColumns } from './columns';
 
 const FILE_BYTES = 50 * 1_000_000;
 const ROUNDS = 3;

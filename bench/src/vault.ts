@@ -14,9 +14,11 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { TestStack } from '@svc/testkit';
 import autocannon from 'autocannon';
-import { type LoadOptions, type LoadResult, measure, toLoadResult } from './load';
+import { formatColumns } from './columns';
+import { formatRowCosts, openCostMeter } from './cpu-cost';
+import { combine, type LoadOptions, type LoadResult, measure, toLoadResult } from './load';
 import { percentile } from './quote-run-load';
-import { formatColumns, formatTable, ratioLine } from './report';
+import { formatTable, ratioLine } from './report';
 import { startBenchStack } from './stack-start';
 import { onePagePdfForm } from './vault-pdf-form';
 
@@ -105,22 +107,6 @@ function writeRunner(stack: TestStack, apiKeys: readonly string[], choice: KeyCh
   };
 }
 
-/** Two halves of the quote baseline as one row: requests over the summed time. */
-function combined(first: LoadResult, second: LoadResult): LoadResult {
-  const durationSeconds = first.durationSeconds + second.durationSeconds;
-  const requests = first.requests + second.requests;
-  return {
-    ...first,
-    requestsPerSecond: durationSeconds > 0 ? requests / durationSeconds : 0,
-    p50Ms: (first.p50Ms + second.p50Ms) / 2,
-    p99Ms: Math.max(first.p99Ms, second.p99Ms),
-    requests,
-    non2xx: first.non2xx + second.non2xx,
-    errors: first.errors + second.errors,
-    durationSeconds,
-  };
-}
-
 interface FillStats {
   name: string;
   count: number;
@@ -200,10 +186,12 @@ async function uploadForm(stack: TestStack, apiKey: string, bytes: Buffer): Prom
   return String(Reflect.get(Object(session.json), 'upload_id'));
 }
 
+/** The platform's processes, each counted in the CPU per request. */
+const SERVICES = ['registry', 'wallet', 'orchestrator', 'uploads', 'vault', 'gateway'] as const;
+
 export async function benchVault(options: LoadOptions): Promise<void> {
-  const stack = await startBenchStack({
-    services: ['registry', 'wallet', 'orchestrator', 'uploads', 'vault', 'gateway'],
-  });
+  const stack = await startBenchStack({ services: SERVICES });
+  const meter = await openCostMeter({ stack, services: SERVICES });
   try {
     const tag = randomBytes(3).toString('hex');
     const quoter = await stack.createApiKey({
@@ -246,7 +234,7 @@ export async function benchVault(options: LoadOptions): Promise<void> {
       headers: { authorization: `Bearer ${quoter.apiKey}`, 'content-type': 'application/json' },
       bodyFor: () => JSON.stringify({ input: { text: QUOTE_TEXT } }),
     };
-    const quote1 = await measure(quote, half);
+    const quote1 = await measure(quote, half, meter);
     const writes = await writeRunner(
       stack,
       spreadWriters,
@@ -264,11 +252,12 @@ export async function benchVault(options: LoadOptions): Promise<void> {
         headers: { authorization: `Bearer ${reader.apiKey}` },
       },
       options,
+      meter,
     );
     if (lists.non2xx > 0 || writes.non2xx > 0 || writesOneClient.non2xx > 0)
       await explainFailures(stack, reader.apiKey);
-    const quote2 = await measure(quote, { ...half, warmupSeconds: 0 });
-    const baseline = combined(quote1, quote2);
+    const quote2 = await measure(quote, { ...half, warmupSeconds: 0 }, meter);
+    const baseline = combine(quote1, quote2);
 
     const fills = fillsFromEnv();
     for (const [name, value] of Object.entries(FILL_FIELDS)) {
@@ -300,6 +289,7 @@ export async function benchVault(options: LoadOptions): Promise<void> {
         '(quote measured in two halves, before and after the vault rows)',
     );
     console.log(formatTable([baseline, writes, writesOneClient, lists], baseline));
+    console.log(formatRowCosts([baseline, lists]));
     const answers = (r: LoadResult) => JSON.stringify(r.statusCounts);
     console.log(
       `answers: writes ${answers(writes)}, one client at a time ${answers(writesOneClient)}, lists ${answers(lists)}`,
@@ -330,6 +320,7 @@ export async function benchVault(options: LoadOptions): Promise<void> {
       ),
     );
   } finally {
+    await meter.close();
     await stack.close();
   }
 }
