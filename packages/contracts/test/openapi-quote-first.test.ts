@@ -53,7 +53,7 @@ describe('quote and run (spec §4.3, §4.4)', () => {
   test('run: capabilities:run, optional Idempotency-Key, 202 + Location, 200 + Idempotent-Replayed, 402', () => {
     expect(run.operationId).toBe('runCapability');
     expect(run['x-required-scopes']).toEqual(['capabilities:run']);
-    expect(params(run)).toEqual(['path:slug', 'header:idempotency-key']);
+    expect(params(run)).toEqual(['path:slug', 'header:idempotency-key', 'header:prefer']);
     const header = arr(run, 'parameters')[1];
     expect(header).toMatchObject({
       schema: { type: 'string', minLength: 8, maxLength: 190, pattern: '^[A-Za-z0-9._:-]+$' },

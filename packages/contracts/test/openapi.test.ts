@@ -207,7 +207,17 @@ describe('buildOpenApiDocument', () => {
         required: true,
         schema: expect.objectContaining({ type: 'string', format: 'uuid' }),
       }),
+      // Issue 25: `Prefer: wait=N`, optional, any text (what is not understood is ignored).
+      expect.objectContaining({
+        in: 'header',
+        name: 'prefer',
+        schema: expect.objectContaining({ type: 'string' }),
+      }),
     ]);
+    expect(get(status, 'responses', '200', 'headers', 'Preference-Applied', 'schema')).toMatchObject({
+      type: 'string',
+      pattern: '^wait=\\d+$',
+    });
     expect(responseCodes('/api/capability-runs/{run_id}').sort()).toEqual(
       ['200', '401', '403', '404', '422', '429', '500', '503'].sort(),
     );

@@ -26,6 +26,7 @@ import {
   ListRunsQuery,
   type ListRunsQueryInput,
   ListRunsResponse,
+  PREFER_WAIT_MAX_SECONDS,
   type Quote,
   QuoteResponse,
   type RunRecord,
@@ -85,7 +86,10 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Called at every phase and at every change of the run's state. */
   onProgress?: (event: ProgressEvent) => void;
-  /** ms between two status reads (default 500). */
+  /**
+   * ms between two status reads when the gateway does not wait for the run itself (default 500).
+   * Against a gateway that honours `Prefer: wait`, each read waits up to 55 s for the run to end.
+   */
   pollIntervalMs?: number;
 }
 
@@ -146,6 +150,8 @@ const CRT_START_TIMEOUT_MS = 70_000;
 const TRANSFER_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_DEADLINE_MS = 10 * 60_000;
 const DEFAULT_POLL_MS = 500;
+/** s a status read waits (Prefer: wait) while the run is not yet running: its start shows within it. */
+const QUEUED_READ_WAIT_S = 5;
 /** ms the server-side cancel of a run given up on may take. */
 const CANCEL_TIMEOUT_MS = 10_000;
 
@@ -673,18 +679,46 @@ export class SvcClient {
     );
   }
 
-  /** Polls until terminal; emits each state change. */
+  /**
+   * Reads the run until terminal; emits each state change. Each read asks the gateway to wait for the
+   * run to end (`Prefer: wait`, issue 25), so a run that ends is known at once instead of at the next
+   * poll. The wait ends only at the end of the run, so a run not yet running is read every
+   * QUEUED_READ_WAIT_S (its start shows within that), a running one every 55 s (one request per 55 s
+   * of a long run; a retry shows at most that late). A gateway that does not say `Preference-Applied`
+   * answered at once: the next read comes after `pollIntervalMs`, as before.
+   */
   private async poll(runId: string, signal: AbortSignal, options: WaitOptions): Promise<RunStatusResponse> {
     let last: string | undefined;
     for (;;) {
-      const run = await this.getRun(runId, signal);
+      const waitSeconds = last === 'running' ? PREFER_WAIT_MAX_SECONDS : QUEUED_READ_WAIT_S;
+      const { run, waited } = await this.waitedRun(runId, signal, waitSeconds);
       if (run.status !== last) {
         last = run.status;
         options.onProgress?.({ phase: 'status', runId, status: run.status, run });
       }
       if (isTerminalState(run.status)) return run;
-      await sleep(options.pollIntervalMs ?? DEFAULT_POLL_MS, signal);
+      if (!waited) await sleep(options.pollIntervalMs ?? DEFAULT_POLL_MS, signal);
     }
+  }
+
+  /** GET the run with `Prefer: wait=<seconds>`; `waited`: the gateway says it honoured the wait. */
+  private waitedRun(
+    runId: string,
+    signal: AbortSignal,
+    seconds: number,
+  ): Promise<{ run: RunStatusResponse; waited: boolean }> {
+    const spec: RequestSpec = {
+      method: 'GET',
+      url: this.runPath(runId),
+      headers: { Prefer: `wait=${seconds}` },
+      retry: true,
+      signal,
+      timeoutMs: seconds * 1_000 + this.timeoutMs,
+    };
+    return this.exchange(spec, async (response) => ({
+      run: await parseAnswer(spec, response, RunStatusResponse, checkRunState),
+      waited: response.headers.get('preference-applied') !== null,
+    }));
   }
 
   /**
@@ -815,25 +849,33 @@ export class SvcClient {
     schema: S,
     precheck?: (raw: unknown) => void,
   ): Promise<z.infer<S>> {
-    return this.exchange(spec, async (response) => {
-      const text = await response.text();
-      const raw = safeJson(text);
-      if (raw === undefined) {
-        throw new InvalidResponseError(response.status, `${spec.method} ${spec.url}: the answer is not JSON`);
-      }
-      precheck?.(raw);
-      const parsed = schema.safeParse(raw);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        const where = issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid';
-        throw new InvalidResponseError(
-          response.status,
-          `${spec.method} ${spec.url}: the answer does not match the contract (${where}; contract ${response.headers.get(CONTRACT_VERSION_HEADER) ?? 'unknown'})`,
-        );
-      }
-      return parsed.data;
-    });
+    return this.exchange(spec, (response) => parseAnswer(spec, response, schema, precheck));
   }
+}
+
+/** The JSON answer to `spec`, checked against `schema` (InvalidResponseError when it is not JSON or does not match). */
+async function parseAnswer<S extends z.ZodType>(
+  spec: RequestSpec,
+  response: Response,
+  schema: S,
+  precheck?: (raw: unknown) => void,
+): Promise<z.infer<S>> {
+  const text = await response.text();
+  const raw = safeJson(text);
+  if (raw === undefined) {
+    throw new InvalidResponseError(response.status, `${spec.method} ${spec.url}: the answer is not JSON`);
+  }
+  precheck?.(raw);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? `${issue.path.join('.') || '(body)'}: ${issue.message}` : 'invalid';
+    throw new InvalidResponseError(
+      response.status,
+      `${spec.method} ${spec.url}: the answer does not match the contract (${where}; contract ${response.headers.get(CONTRACT_VERSION_HEADER) ?? 'unknown'})`,
+    );
+  }
+  return parsed.data;
 }
 
 function safeJson(text: string): unknown {

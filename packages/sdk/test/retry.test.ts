@@ -224,6 +224,51 @@ describe('which answers are retried', () => {
   });
 });
 
+describe('waiting for a run (Prefer: wait, issue 25 item 7)', () => {
+  const applied = (seconds: number) => ({ 'preference-applied': `wait=${seconds}` });
+
+  it('asks the gateway to wait (5 s while queued, 55 s once running) and reads again at once when it did', async () => {
+    const { fetch, calls } = fakeFetch([
+      json(200, runRecord('queued'), applied(5)),
+      json(200, runRecord('running'), applied(5)),
+      json(200, runRecord('completed'), applied(55)),
+    ]);
+    const seen: string[] = [];
+    const run = await client(fetch).waitForRun(RUN_ID, {
+      // Were it used, the three reads would take a minute (past the test's timeout).
+      pollIntervalMs: 30_000,
+      onProgress: (event) => {
+        if (event.phase === 'status') seen.push(event.status);
+      },
+    });
+    expect(run.status).toBe('completed');
+    expect(seen).toEqual(['queued', 'running', 'completed']);
+    expect(calls.map((call) => [call.method, call.headers.Prefer])).toEqual([
+      ['GET', 'wait=5'],
+      ['GET', 'wait=5'],
+      ['GET', 'wait=55'],
+    ]);
+  });
+
+  it('polls at pollIntervalMs when the gateway does not say Preference-Applied (one that does not wait)', async () => {
+    const { fetch, calls } = fakeFetch([json(200, runRecord('queued')), json(200, runRecord('completed'))]);
+    const slept: number[] = [];
+    const realSetTimeout = global.setTimeout;
+    const spy = jest.spyOn(global, 'setTimeout').mockImplementation(((fn: () => void, ms?: number) => {
+      if (ms === 1_234) slept.push(ms);
+      return realSetTimeout(fn, ms === 1_234 ? 0 : ms);
+    }) as typeof setTimeout);
+    try {
+      const run = await client(fetch).waitForRun(RUN_ID, { pollIntervalMs: 1_234 });
+      expect(run.status).toBe('completed');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(calls).toHaveLength(2);
+    expect(slept).toEqual([1_234]);
+  });
+});
+
 describe('run states', () => {
   it('terminal states are those without transitions, as the contract says', () => {
     expect([...TERMINAL_STATES].sort()).toEqual([...TERMINAL_RUN_STATES].sort());

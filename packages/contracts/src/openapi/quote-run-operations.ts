@@ -4,6 +4,7 @@ import { IdempotencyKey } from '../common';
 import { QuoteRequest, QuoteResponse } from '../quote';
 import { RunRequest, RunStartResponse } from '../run';
 import { defineOperation } from './operation-types';
+import { PreferenceAppliedHeader, PreferWaitHeader } from './prefer-wait';
 import { RunLocationHeader } from './run-operations';
 
 /**
@@ -57,28 +58,31 @@ export const quoteRunOperations = [
       '`Idempotency-Key`. The price is held against the wallet before the run is queued, captured when it ' +
       'completes and released otherwise. Answers as soon as the run is recorded: 202 with `Location` while ' +
       'it is queued or running, 200 when it is already finished (`plan_only`: the plan is the result) and on ' +
-      'a replay of the same key and request (`Idempotent-Replayed: true`).',
+      'a replay of the same key and request (`Idempotent-Replayed: true`). With `Prefer: wait=N` it first ' +
+      'waits up to N seconds for the run to end: 200 with the finished run, else 202 as without it.',
     tags: ['runs'],
     auth: { kind: 'key', scopes: ['capabilities:run'] },
-    params: { path: CapabilitySlugParams, header: RunHeaders },
+    params: { path: CapabilitySlugParams, header: RunHeaders.extend(PreferWaitHeader.shape) },
     body: { schema: RunRequest },
     success: {
       status: 202,
       description: 'The run is recorded and queued; poll the `Location` (GET /api/capability-runs/{run_id}).',
       schema: RunStartResponse,
-      headers: RunLocationHeader,
+      headers: RunLocationHeader.extend(PreferenceAppliedHeader.shape),
     },
     otherResponses: {
       200: {
         description:
           'The run is already finished (plan_only), or this is a replay of the original run (`idempotent_replay: true`).',
         schema: RunStartResponse,
-        headers: z.object({
-          'Idempotent-Replayed': z
-            .literal('true')
-            .optional()
-            .describe('Present on a replay: no new work was done.'),
-        }),
+        headers: z
+          .object({
+            'Idempotent-Replayed': z
+              .literal('true')
+              .optional()
+              .describe('Present on a replay: no new work was done.'),
+          })
+          .extend(PreferenceAppliedHeader.shape),
       },
     },
     errors: [400, 401, 402, 403, 404, 409, 413, 415, 422, 500, 503],

@@ -5,6 +5,7 @@ import { RunReceiptResponse } from '../ledger';
 import { CancelRunResponse, RunIdParams, RunStatusResponse } from '../run';
 import { ListRunsQuery, ListRunsResponse } from '../run-list';
 import { defineOperation } from './operation-types';
+import { PreferenceAppliedHeader, PreferWaitHeader } from './prefer-wait';
 
 /** Optional `Idempotency-Key` header of the crt run (spec §4 rule 2; lowercase: HTTP header names). */
 export const CrtRunHeaders = z.object({
@@ -91,11 +92,17 @@ export const runOperations = [
     summary: 'Run status',
     description:
       'The status record of a run the calling client started, with its result once completed. A run of ' +
-      'another client answers the same 404 as a run that does not exist.',
+      'another client answers the same 404 as a run that does not exist. With `Prefer: wait=N` the answer ' +
+      'waits up to N seconds for a run still going to end, instead of the client polling.',
     tags: ['runs'],
     auth: { kind: 'key', scopes: ['capabilities:run'] },
-    params: { path: RunIdParams },
-    success: { status: 200, description: 'The run status record.', schema: RunStatusResponse },
+    params: { path: RunIdParams, header: PreferWaitHeader },
+    success: {
+      status: 200,
+      description: 'The run status record.',
+      schema: RunStatusResponse,
+      headers: PreferenceAppliedHeader,
+    },
     errors: [401, 403, 404, 422, 500, 503],
   }),
   defineOperation({

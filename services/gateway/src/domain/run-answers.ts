@@ -22,6 +22,9 @@ import type { CancelledRun, StartedRun } from './run-orchestrator';
  * | new run, already terminal (plan_only)  | 200 RunStartResponse                                 |
  * | new run, queued                        | 202 RunStartResponse, `Location: /api/capability-runs/<id>` |
  *
+ * With `Prefer: wait=N` the run is first waited for (prefer-wait.ts): one that ends within N s is
+ * answered as finished (200), and every answer carries `Preference-Applied: wait=N`.
+ *
  * | cancel outcome     | answer                                                              |
  * | ------------------ | ------------------------------------------------------------------- |
  * | `cancelled`        | 200 RunStatusResponse (status cancelled)                            |
@@ -43,7 +46,11 @@ export function runStatusBody(run: RunRecord): RunStatusResponse {
   return checkedBody(RunStatusResponse, { ok: true, ...run }, 'run status response');
 }
 
-export function runStartAnswer(started: StartedRun): AnswerOf<'runCapability'> {
+/** `extra`: headers every answer carries (Preference-Applied, when the request's wait was honoured). */
+export function runStartAnswer(
+  started: StartedRun,
+  extra: { 'Preference-Applied'?: string } = {},
+): AnswerOf<'runCapability'> {
   const { run } = started;
   const body = checkedBody(
     RunStartResponse,
@@ -58,9 +65,9 @@ export function runStartAnswer(started: StartedRun): AnswerOf<'runCapability'> {
     `start response of run ${run.run_id}`,
   );
   // Like the crt route (decisions C3/C12): a replay is always 200, whatever the run's state.
-  if (started.replay) return { status: 200, headers: { 'Idempotent-Replayed': 'true' }, body };
-  if (isTerminalRunState(run.status)) return { status: 200, headers: {}, body };
-  return { status: 202, headers: { Location: runLocation(run.run_id) }, body };
+  if (started.replay) return { status: 200, headers: { 'Idempotent-Replayed': 'true', ...extra }, body };
+  if (isTerminalRunState(run.status)) return { status: 200, headers: { ...extra }, body };
+  return { status: 202, headers: { Location: runLocation(run.run_id), ...extra }, body };
 }
 
 export function cancelAnswer(cancelled: CancelledRun): AnswerOf<'cancelRun'> {

@@ -1,5 +1,5 @@
 import type { ServiceClient } from '@svc/bus';
-import type { PlatformCatalog, RpcRequest, RpcResponse } from '@svc/contracts';
+import type { PlatformCatalog, RpcResponse } from '@svc/contracts';
 import { isAppError, ServiceUnavailableError } from '@svc/errors';
 
 /** The orchestrator's answer to a run start (crt or any other): the run (new or replayed) and its quote. */

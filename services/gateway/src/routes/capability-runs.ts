@@ -1,6 +1,8 @@
 import { apiOperation } from '@svc/contracts';
+import { waitAsPreferred } from '../domain/prefer-wait';
 import { cancelAnswer, runStatusBody } from '../domain/run-answers';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
+import type { RunWaiting } from '../domain/run-waiter';
 import { route } from '../routing/route';
 
 /**
@@ -10,7 +12,7 @@ import { route } from '../routing/route';
  * (spec §5.5, decisions C7); the list is filtered by owner, so another client's run never appears.
  * A run's artifacts (§4.9) are listed by artifacts.ts.
  */
-export function capabilityRunRoutes(orchestrator: RunOrchestrator) {
+export function capabilityRunRoutes(orchestrator: RunOrchestrator, waiter: RunWaiting) {
   return {
     // Same scope as run status: listing runs is reading one's own runs. 422 for a bad query here; for
     // a cursor that is not a next_cursor or an empty created range, the orchestrator's 422, whose
@@ -23,10 +25,12 @@ export function capabilityRunRoutes(orchestrator: RunOrchestrator) {
       }),
       { bareQueryErrors: true },
     ),
-    getRun: route(apiOperation('getRun'), async ({ auth, params }) => ({
-      status: 200,
-      body: runStatusBody(await orchestrator.getRun({ client_id: auth.clientId, run_id: params.run_id })),
-    })),
+    // With `Prefer: wait=N`, a run still going is waited for up to N s (prefer-wait.ts).
+    getRun: route(apiOperation('getRun'), async ({ auth, params, headers }, context) => {
+      const run = await orchestrator.getRun({ client_id: auth.clientId, run_id: params.run_id });
+      const waited = await waitAsPreferred(waiter, auth.clientId, run, headers.prefer, context.clientGone());
+      return { status: 200, headers: waited.headers, body: runStatusBody(waited.run) };
+    }),
     // No request body (spec §4 gaps: none shown): one sent anyway is ignored, never parsed (G2).
     // The scope is the run's own (capabilities:run): stopping a run is part of running it.
     cancelRun: route(apiOperation('cancelRun'), async ({ auth, params }) =>

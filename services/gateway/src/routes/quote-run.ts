@@ -1,8 +1,10 @@
 import { apiOperation } from '@svc/contracts';
 import { quoteCapability } from '../domain/capability-runs';
+import { waitAsPreferred } from '../domain/prefer-wait';
 import { runStartAnswer } from '../domain/run-answers';
 import type { RunOrchestrator } from '../domain/run-orchestrator';
 import { startCapabilityRun } from '../domain/run-start';
+import type { RunWaiting } from '../domain/run-waiter';
 import { route } from '../routing/route';
 
 /**
@@ -16,7 +18,7 @@ import { route } from '../routing/route';
  * unchanged. A malformed slug is 422 here (D2: a path shape is validated like a body), where describe
  * answers 404 (G1): a client that quotes has already described the slug.
  */
-export function quoteRunRoutes(orchestrator: RunOrchestrator) {
+export function quoteRunRoutes(orchestrator: RunOrchestrator, waiter: RunWaiting) {
   return {
     quoteCapability: route(apiOperation('quoteCapability'), async ({ auth, params, body }) => ({
       status: 200,
@@ -24,13 +26,21 @@ export function quoteRunRoutes(orchestrator: RunOrchestrator) {
     })),
     // The Idempotency-Key is optional at this layer: whether a key and a quote are required depends
     // on the price, which only the orchestrator knows (422 naming the price when missing).
-    runCapability: route(apiOperation('runCapability'), async ({ auth, params, headers, body }) => {
+    // With `Prefer: wait=N`, the answer waits up to N s for the run to end (prefer-wait.ts).
+    runCapability: route(apiOperation('runCapability'), async ({ auth, params, headers, body }, context) => {
       const started = await startCapabilityRun(orchestrator, params.slug, {
         clientId: auth.clientId,
         request: body,
         idempotencyKey: headers['idempotency-key'],
       });
-      return runStartAnswer(started);
+      const waited = await waitAsPreferred(
+        waiter,
+        auth.clientId,
+        started.run,
+        headers.prefer,
+        context.clientGone(),
+      );
+      return runStartAnswer({ ...started, run: waited.run }, waited.headers);
     }),
   };
 }
