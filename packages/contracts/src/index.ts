@@ -144,7 +144,9 @@ export {
 } from './messages/jobs';
 export { heldRunsKey, runtimeWorkersKey, WORKER_HEARTBEAT_TTL_MS } from './messages/keys';
 export {
+  callsOtherServices,
   isRpcService,
+  NESTED_RPC_SERVICES,
   PingRequest,
   PingResponse,
   RPC_SERVICES,

@@ -5,13 +5,14 @@ import {
   type Bus,
   createInMemoryRpc,
   type InMemoryRpc,
+  NESTED_CALL_MARGIN_MS,
   type ServiceClient,
   type ServiceClientOptions,
   type ServiceHandlers,
   serviceClient,
 } from '@svc/bus';
 import type { MessageCatalog } from '@svc/capabilities';
-import { RPC_SERVICES, type RpcService } from '@svc/contracts';
+import { callsOtherServices, RPC_SERVICES, type RpcService } from '@svc/contracts';
 import type { PrismaClient } from '@svc/db';
 import { createLogger, type Logger } from '@svc/log';
 import { createObjectStore, type ObjectStore } from '@svc/storage';
@@ -101,7 +102,14 @@ export async function startInProcessPlatform(
   const client = <S extends RpcService>(
     service: S,
     clientOptions?: ServiceClientOptions<MessageCatalog['rpc'][S]>,
-  ) => serviceClient(rpc, service, clientOptions ?? { timeoutMs });
+  ) =>
+    serviceClient(
+      rpc,
+      service,
+      // As in production: a service that calls others is waited for NESTED_CALL_MARGIN_MS longer, so
+      // its nested calls (bounded by the caller's deadline) keep their whole timeout.
+      clientOptions ?? { timeoutMs: timeoutMs + (callsOtherServices(service) ? NESTED_CALL_MARGIN_MS : 0) },
+    );
   const own = (resource: OwnedResource) => void owned.push(resource);
   const close = async () => {
     for (const resource of [...owned].reverse()) await resource.close();

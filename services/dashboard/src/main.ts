@@ -1,7 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import { AccountStore, SessionStore, warmPasswordHashing } from '@svc/auth/accounts';
 import { NESTED_CALL_MARGIN_MS, serviceClient } from '@svc/bus';
-import { platformCatalog } from '@svc/contracts';
+import { callsOtherServices, platformCatalog, type RpcService } from '@svc/contracts';
 import { type Closable, defineService, listenHttp } from '@svc/service-kit';
 import { fallbackWarning } from '@svc/shared-counter';
 import { createDashboardApp } from './app';
@@ -42,11 +42,11 @@ defineService({
   start: async ({ env, logger, prisma, bus }) => {
     const closables: Closable[] = [];
     const timeoutMs = env.RPC_TIMEOUT_MS;
-    // The orchestrator, the uploads service and the vault call other services themselves, each call
-    // bounded by the same RPC_TIMEOUT_MS: a little longer here, so a page names the service that is
-    // down, not the one that waited for it.
-    const nestedMs = timeoutMs + NESTED_CALL_MARGIN_MS;
-    const documentMs = Math.max(nestedMs, VAULT_DOCUMENT_CALL_MS);
+    // A service that calls others (NESTED_RPC_SERVICES) is waited for a little longer, so a page
+    // names the service that is down, not the one that waited for it.
+    const callMs = (service: RpcService) =>
+      timeoutMs + (callsOtherServices(service) ? NESTED_CALL_MARGIN_MS : 0);
+    const documentMs = Math.max(callMs('vault'), VAULT_DOCUMENT_CALL_MS);
     const keys = serviceClient(bus, 'keys', { timeoutMs });
     const people = dashboardPeople({
       accounts: new AccountStore(prisma),
@@ -87,12 +87,12 @@ defineService({
         ),
         // A new key, shown once after the create form's redirect: sealed beside the session in Redis.
         oneTimeNotes: oneTimeNotes(redisNoteStorage({ redis: bus.redis, prefix: env.BUS_PREFIX })),
-        registry: serviceClient(bus, 'registry', { timeoutMs }),
-        wallet: serviceClient(bus, 'wallet', { timeoutMs }),
-        orchestrator: serviceClient(bus, 'orchestrator', { timeoutMs: nestedMs }),
-        uploads: serviceClient(bus, 'uploads', { timeoutMs: nestedMs }),
+        registry: serviceClient(bus, 'registry', { timeoutMs: callMs('registry') }),
+        wallet: serviceClient(bus, 'wallet', { timeoutMs: callMs('wallet') }),
+        orchestrator: serviceClient(bus, 'orchestrator', { timeoutMs: callMs('orchestrator') }),
+        uploads: serviceClient(bus, 'uploads', { timeoutMs: callMs('uploads') }),
         vault: serviceClient(bus, 'vault', {
-          timeoutMs: nestedMs,
+          timeoutMs: callMs('vault'),
           methodTimeoutsMs: { createExtraction: documentMs, fillDocument: documentMs },
         }),
         keys,

@@ -7,7 +7,14 @@ import {
   serviceClient,
   subscribeEvents,
 } from '@svc/bus';
-import { API_VERSION, CONTRACT_VERSION_HEADER, platformCatalog, RPC_SERVICES } from '@svc/contracts';
+import {
+  API_VERSION,
+  CONTRACT_VERSION_HEADER,
+  callsOtherServices,
+  platformCatalog,
+  RPC_SERVICES,
+  type RpcService,
+} from '@svc/contracts';
 import { NotFoundError } from '@svc/errors';
 import { type Closable, defineService, listenHttp, readinessReporter } from '@svc/service-kit';
 import { createApp, SERVICE_NAME } from './app';
@@ -70,20 +77,20 @@ defineService({
 
     // Typed clients of the services, one method per catalog method (@svc/bus serviceClient): the
     // routes' ports are Picks of them (domain/*, ports.ts).
-    const registry = serviceClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
-    const wallet = serviceClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
-    // The orchestrator and the upload service call other services themselves, each call bounded by
-    // the same RPC_TIMEOUT_MS: the gateway waits a little longer for them, so that when the wallet
-    // (say) is down the client hears the orchestrator's 503 naming the wallet, not a timeout that
-    // names the orchestrator (issue 15 finding 3).
-    const nestedTimeoutMs = env.RPC_TIMEOUT_MS + NESTED_CALL_MARGIN_MS;
-    const orchestrator = serviceClient(bus, 'orchestrator', { timeoutMs: nestedTimeoutMs });
-    const uploads = serviceClient(bus, 'uploads', { timeoutMs: nestedTimeoutMs });
-    // The vault calls the uploads service for uploads and artifacts: nested, like the two above; the
-    // calls that read or write a document wait longer still.
-    const documentCallMs = Math.max(nestedTimeoutMs, VAULT_DOCUMENT_CALL_MS);
+    // A service that calls others (the orchestrator, the uploads service, the vault) is waited for
+    // NESTED_CALL_MARGIN_MS longer, so that when the wallet (say) is down the client hears the
+    // orchestrator's 503 naming the wallet, not a timeout that names the orchestrator (issue 15
+    // finding 3; NESTED_RPC_SERVICES).
+    const timeoutMs = (service: RpcService) =>
+      env.RPC_TIMEOUT_MS + (callsOtherServices(service) ? NESTED_CALL_MARGIN_MS : 0);
+    const registry = serviceClient(bus, 'registry', { timeoutMs: timeoutMs('registry') });
+    const wallet = serviceClient(bus, 'wallet', { timeoutMs: timeoutMs('wallet') });
+    const orchestrator = serviceClient(bus, 'orchestrator', { timeoutMs: timeoutMs('orchestrator') });
+    const uploads = serviceClient(bus, 'uploads', { timeoutMs: timeoutMs('uploads') });
+    // The vault's calls that read or write a document wait longer still.
+    const documentCallMs = Math.max(timeoutMs('vault'), VAULT_DOCUMENT_CALL_MS);
     const vault = serviceClient(bus, 'vault', {
-      timeoutMs: nestedTimeoutMs,
+      timeoutMs: timeoutMs('vault'),
       methodTimeoutsMs: { createExtraction: documentCallMs, fillDocument: documentCallMs },
     });
     const catalog = new CatalogCache(registry, {

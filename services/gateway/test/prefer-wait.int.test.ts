@@ -33,7 +33,10 @@ describe('Prefer: wait on the run routes', () => {
       apiKey: app.keys.payer,
       body: { input: PII_INPUT },
     });
-    return QuoteResponse.parse(await response.json()).quote.quote_id;
+    const body: unknown = await response.json();
+    if (response.status !== 200)
+      throw new Error(`quote answered ${response.status}: ${JSON.stringify(body)}`);
+    return QuoteResponse.parse(body).quote.quote_id;
   };
   const run = (quoteId: string, prefer?: string) =>
     post(app, '/api/capabilities/pii-redact/run', {

@@ -316,7 +316,7 @@ describe('quote and run routes (real orchestrator handlers)', () => {
       expect(response.headers.get('retry-after')).toBe('2');
       // The run may have been recorded before the answer was lost (issue 15): the client is told.
       expect(await errorOf(response)).toBe(
-        'orchestrator service did not answer within 1000 ms; the run may have been recorded; this request had no Idempotency-Key, so send one to retry without starting a second run',
+        'orchestrator service did not answer within 2000 ms; the run may have been recorded; this request had no Idempotency-Key, so send one to retry without starting a second run',
       );
     });
   });

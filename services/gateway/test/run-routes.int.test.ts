@@ -186,7 +186,7 @@ describe('crt run routes (real orchestrator handlers, real run waiter)', () => {
       expect(response.headers.get('retry-after')).toBe('2');
       // The run may have been recorded before the answer was lost (issue 15): the client is told.
       expect(await errorOf(response)).toBe(
-        'orchestrator service did not answer within 1000 ms; the run may have been recorded; this request had no Idempotency-Key, so send one to retry without starting a second run',
+        'orchestrator service did not answer within 2000 ms; the run may have been recorded; this request had no Idempotency-Key, so send one to retry without starting a second run',
       );
       const keyed = await runCrt(app, {
         body: { input: { apex: 'example.com' } },
@@ -194,7 +194,7 @@ describe('crt run routes (real orchestrator handlers, real run waiter)', () => {
       });
       expect(keyed.status).toBe(503);
       expect(await errorOf(keyed)).toBe(
-        'orchestrator service did not answer within 1000 ms; the run may have been recorded: retry with the same Idempotency-Key',
+        'orchestrator service did not answer within 2000 ms; the run may have been recorded: retry with the same Idempotency-Key',
       );
     });
 

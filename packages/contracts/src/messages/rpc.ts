@@ -419,3 +419,20 @@ export function isRpcService(name: string): name is RpcService {
 
 /** Every service that answers RPC, e.g. for a launcher that pings them all. */
 export const RPC_SERVICES: readonly RpcService[] = Object.keys(rpcCatalog).filter(isRpcService);
+
+/**
+ * The services whose handlers call other services (the orchestrator calls the wallet, the registry
+ * and the uploads service; the uploads service the registry; the vault the uploads service). Their
+ * callers wait NESTED_CALL_MARGIN_MS (@svc/bus) longer than RPC_TIMEOUT_MS, so that the 503 of a
+ * service behind them reaches the caller naming that service (issue 15 finding 3; decisions TR3a).
+ */
+export const NESTED_RPC_SERVICES = [
+  'orchestrator',
+  'uploads',
+  'vault',
+] as const satisfies readonly RpcService[];
+
+/** Whether `service`'s handlers call other services (NESTED_RPC_SERVICES). */
+export function callsOtherServices(service: RpcService): boolean {
+  return (NESTED_RPC_SERVICES as readonly RpcService[]).includes(service);
+}
