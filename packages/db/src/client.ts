@@ -3,7 +3,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { poolConfig } from './connection';
 import { PrismaClient } from './generated/prisma/client';
-import { createPgPool } from './pool';
+import { createPgPool, type StatementListener } from './pool';
 
 /** Where lost connections are reported (a pino logger fits). */
 export interface ConnectionErrorLogger {
@@ -17,6 +17,8 @@ export interface PrismaClientOptions {
   applicationName?: string;
   /** Told once per connection lost outside a query (server restart, terminated backend). */
   logger?: ConnectionErrorLogger;
+  /** Told about every statement sent (pool.ts): tests count statements per operation with it. */
+  onStatement?: StatementListener;
 }
 
 /**
@@ -29,6 +31,7 @@ export function createPrismaClient(databaseUrl: string, options: PrismaClientOpt
   const { logger } = options;
   const pool = createPgPool(config, {
     ...(options.applicationName === undefined ? {} : { applicationName: options.applicationName }),
+    ...(options.onStatement === undefined ? {} : { onStatement: options.onStatement }),
     ...(logger === undefined
       ? {}
       : {

@@ -28,6 +28,7 @@ export {
   migrationsHash,
   TEMPLATE_PREFIX,
 } from './migrate/template-database';
+export type { StatementListener } from './pool';
 export {
   type LedgerDb,
   type LedgerTotals,

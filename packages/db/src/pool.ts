@@ -27,7 +27,15 @@ export interface PgPoolOptions {
   applicationName?: string;
   /** Called for every lost connection; the pool replaces it on its next use. */
   onConnectionError?: ConnectionErrorListener;
+  /**
+   * Told about every statement sent, with the connection it went on (a number per connection of
+   * this pool): what tests count statements and transactions per operation with (issue 25).
+   */
+  onStatement?: StatementListener;
 }
+
+/** One statement as sent: its SQL text and the pool connection (1, 2, …) it went on. */
+export type StatementListener = (statement: { sql: string; connection: number }) => void;
 
 /**
  * A pool whose connections always have an 'error' listener, and which gives up on a connection
@@ -42,11 +50,32 @@ export function createPgPool(config: PoolConfig, options: PgPoolOptions = {}): p
   });
   const report: ConnectionErrorListener = options.onConnectionError ?? (() => {});
   // 'connect' fires once per new connection, before pg-pool hands it to anyone.
+  const onStatement = options.onStatement;
+  let connections = 0;
   pool.on('connect', (client) => {
     client.on('error', report);
+    connections += 1;
+    if (onStatement !== undefined) observeStatements(client, connections, onStatement);
   });
   // Idle connections' errors reach the pool (pg-pool re-emits them): the same listener hears them
   // already on the connection, so this one only keeps the pool's own 'error' from throwing.
   pool.on('error', () => {});
   return pool;
+}
+
+/** Calls `listener` with each statement's text before `client` sends it (pg's client.query). */
+function observeStatements(client: pg.PoolClient, connection: number, listener: StatementListener): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const observed = (...args: unknown[]) => {
+    const [first] = args;
+    const sql =
+      typeof first === 'string'
+        ? first
+        : typeof first === 'object' && first !== null && 'text' in first && typeof first.text === 'string'
+          ? first.text
+          : '';
+    listener({ sql, connection });
+    return query(...args);
+  };
+  client.query = observed as typeof client.query;
 }

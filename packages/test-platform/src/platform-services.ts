@@ -6,7 +6,12 @@ import { seedCatalog } from '@svc/registry/src/domain/seed';
 import { registryHandlers } from '@svc/registry/src/handlers/rpc';
 import { MANIFESTS } from '@svc/registry/src/manifests';
 import { createCapabilityDirectory, listenHttp } from '@svc/service-kit';
-import { type InProcessPlatform, type InProcessServices, startInProcessPlatform } from '@svc/testkit';
+import {
+  type InProcessPlatform,
+  type InProcessServices,
+  type StatementListener,
+  startInProcessPlatform,
+} from '@svc/testkit';
 import { signLink } from '@svc/uploads/src/domain/download-link';
 import { UPLOAD_SETTING_DEFAULTS, type UploadSettings } from '@svc/uploads/src/domain/settings';
 import { createInternalApp } from '@svc/uploads/src/handlers/internal-app';
@@ -50,6 +55,13 @@ export interface PlatformServicesOptions {
   extraServices?: InProcessServices;
   /** Database and Redis prefix label (lowercase letters, digits, _); default `gwplatform`. */
   label?: string;
+  /** Told about every statement the services send (@svc/testkit StatementCounter.observe). */
+  onStatement?: StatementListener;
+  /**
+   * ms the orchestrator keeps a capability's record (production: CAPABILITY_CACHE_TTL_MS, 5 s);
+   * default 0, so a test that takes the registry down sees it at once.
+   */
+  capabilityCacheTtlMs?: number;
 }
 
 /** The registry, wallet, orchestrator, uploads and vault, each from its own handlers. */
@@ -70,14 +82,15 @@ export async function startPlatformServices(
       return registryHandlers(prisma);
     },
     wallet: ({ prisma, logger }) => walletHandlers({ prisma, logger }),
-    // The registry read on every describe (no cache): a test that takes the registry down sees it at once.
+    // By default the registry is read on every describe (no cache): a test that takes the registry
+    // down sees it at once.
     orchestrator: ({ prisma, bus, logger, client }) =>
       orchestratorHandlers({
         prisma,
         bus,
         wallet: client('wallet'),
         uploads: client('uploads'),
-        directory: registryDirectory(client('registry'), 0),
+        directory: registryDirectory(client('registry'), options.capabilityCacheTtlMs ?? 0),
         logger,
       }),
     uploads: async ({ prisma, store, logger, client, own }) => {
@@ -120,6 +133,7 @@ export async function startPlatformServices(
     label: options.label ?? 'gwplatform',
     ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.onStatement === undefined ? {} : { onStatement: options.onStatement }),
   });
   if (uploadsDataUrl === undefined) throw new Error('the uploads service did not start its data server');
   return {

@@ -13,7 +13,7 @@ import {
 } from '@svc/bus';
 import type { MessageCatalog } from '@svc/capabilities';
 import { callsOtherServices, RPC_SERVICES, type RpcService } from '@svc/contracts';
-import type { PrismaClient } from '@svc/db';
+import type { PrismaClient, StatementListener } from '@svc/db';
 import { createLogger, type Logger } from '@svc/log';
 import { createObjectStore, type ObjectStore } from '@svc/storage';
 import { type CreateApiKeyOptions, createTestApiKey, type TestApiKey } from './api-keys';
@@ -61,6 +61,8 @@ export interface StartInProcessPlatformOptions {
   timeoutMs?: number;
   /** Where the services log (default silent). */
   logger?: Logger;
+  /** Told about every statement the services send (StatementCounter.observe). */
+  onStatement?: StatementListener;
 }
 
 /**
@@ -93,7 +95,10 @@ export async function startInProcessPlatform(
   const logger = options.logger ?? createLogger({ service: 'in-process', level: 'silent' });
   const timeoutMs = options.timeoutMs ?? IN_PROCESS_TIMEOUT_MS;
   const owned: OwnedResource[] = [];
-  const database = await createTestDatabase(label);
+  const database = await createTestDatabase(
+    label,
+    options.onStatement === undefined ? {} : { onStatement: options.onStatement },
+  );
   const testBus = createTestBus(label);
   const storeRoot = await mkdtemp(join(tmpdir(), `${label}-store-`));
   owned.push(testBus, { close: () => rm(storeRoot, { recursive: true, force: true }) });

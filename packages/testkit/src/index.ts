@@ -1,9 +1,11 @@
 export { type CapabilityRecordOptions, capabilityRecord, FREE_PRICING } from './capability-records';
+
 // @svc/testkit: the integration-test harness (docs/architecture.md "Layout"). A suite that only
 // calls the platform's API attaches to the jest run's shared platform with sharedTestStack(); one
 // that kills, restarts or reconfigures services starts a private copy with startTestStack(). Both
 // are closed in afterAll.
 
+export type { StatementListener } from '@svc/db';
 // The platform's service list lives in @svc/devstack (shared with the launcher); re-exported for suites.
 export { SERVICE_NAMES, type ServiceName, type ServicePorts } from '@svc/devstack';
 // Lives in @svc/s3-test-server, so @svc/storage's tests can have it without depending on testkit (a cycle).
@@ -69,6 +71,7 @@ export { type ServiceNodeArgumentOptions, serviceNodeArguments } from './service
 export { SHARED_STACK_BEFORE_ALL_MS, type SharedTestStack, sharedTestStack } from './shared-stack';
 export { type StackReplica, type StartTestStackOptions, startTestStack, type TestStack } from './stack';
 export type { StackApi } from './stack-api';
+export { type StatementCount, StatementCounter } from './statement-counter';
 export { insertSyntheticCapabilities } from './synthetic-catalog';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy';
 export {

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createMigratedDatabase, createPrismaClient, type PrismaClient } from '@svc/db';
+import {
+  createMigratedDatabase,
+  createPrismaClient,
+  type PrismaClient,
+  type StatementListener,
+} from '@svc/db';
 import { dropDatabase, withDatabase } from '@svc/devstack';
 
 const DEFAULT_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -23,9 +28,13 @@ export interface TestDatabase {
  * It is a copy of the migrated template database (@svc/db `createMigratedDatabase`; built once per
  * server and migrations folder, usually by jest/integration-setup.ts), not a migration run.
  * `label` (lowercase letters, digits, _) makes leftovers recognisable; a random suffix keeps
- * parallel suites apart.
+ * parallel suites apart. `onStatement` is told about every statement its client sends
+ * (StatementCounter).
  */
-export async function createTestDatabase(label = 't'): Promise<TestDatabase> {
+export async function createTestDatabase(
+  label = 't',
+  options: { onStatement?: StatementListener } = {},
+): Promise<TestDatabase> {
   const adminUrl = testAdminUrl();
   const name = `${label}_${randomBytes(6).toString('hex')}`;
   const url = withDatabase(adminUrl, name);
@@ -37,7 +46,7 @@ export async function createTestDatabase(label = 't'): Promise<TestDatabase> {
     name,
     url,
     get prisma() {
-      prisma ??= createPrismaClient(url, { max: 4 });
+      prisma ??= createPrismaClient(url, { max: 4, ...options });
       return prisma;
     },
     async drop() {
