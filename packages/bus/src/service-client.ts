@@ -2,7 +2,7 @@ import { formatZodError } from '@svc/errors';
 import type { z } from 'zod';
 import type { Bus } from './bus';
 import { type BusCatalog, catalogEntry, type RpcMethod, type RpcMethods, type RpcServiceOf } from './catalog';
-import { boundedTimeoutMs } from './rpc/deadline';
+import { callTimeout } from './rpc/deadline';
 import { InMemoryRpc } from './rpc/in-memory-transport';
 import { redisTransport } from './rpc/redis-transport';
 import type { RpcTransport } from './rpc/transport';
@@ -77,7 +77,7 @@ function methodsClient<Methods extends RpcMethods>(
         service,
         method,
         request: parsed.data,
-        timeoutMs: boundedTimeoutMs(callTimeoutMs),
+        ...callTimeout(callTimeoutMs),
       });
       const answer = safeParseWith<Methods[M]['response']>(definition.response, data);
       if (!answer.success) {

@@ -2,7 +2,7 @@ import { ServiceUnavailableError } from '@svc/errors';
 import { z } from 'zod';
 import type { BusCatalog } from '../catalog';
 import { serviceClient } from '../service-client';
-import { ANSWER_RESERVE_MS, boundedTimeoutMs, withRequestDeadline } from './deadline';
+import { ANSWER_RESERVE_MS, callTimeout, withRequestDeadline } from './deadline';
 import { createInMemoryRpc } from './in-memory-transport';
 
 const ping = {
@@ -23,7 +23,8 @@ const catalog = {
 const BACK_TIMEOUT_MS = 30_000;
 
 describe('deadline propagation', () => {
-  it("bounds a handler's nested call by its caller's deadline, so the 503 names the service that hung", async () => {
+  /** front.relay calls back.hang with a 30 s timeout; the caller gives front RESERVE + 300 ms. */
+  function relay(backDown: boolean) {
     const rpc = createInMemoryRpc(catalog);
     let release: () => void = () => {};
     const hanging = new Promise<void>((resolve) => {
@@ -32,16 +33,34 @@ describe('deadline propagation', () => {
     const back = serviceClient(rpc, 'back', { timeoutMs: BACK_TIMEOUT_MS });
     rpc.serve('back', { hang: async () => hanging.then(() => ({ ok: true })) });
     rpc.serve('front', { relay: async () => back.hang({}) });
-    const callerTimeoutMs = ANSWER_RESERVE_MS + 300;
-    const front = serviceClient(rpc, 'front', { timeoutMs: callerTimeoutMs });
+    if (backDown) rpc.down('back');
+    const front = serviceClient(rpc, 'front', { timeoutMs: ANSWER_RESERVE_MS + 300 });
+    return { call: () => front.relay({}).catch((err: unknown) => err), release };
+  }
+
+  it("names a nested service that never took the call, within the caller's deadline (not its own 30 s)", async () => {
+    const { call, release } = relay(true);
     try {
-      const error = await front.relay({}).catch((err: unknown) => err);
+      const error = await call();
       expect(error).toBeInstanceOf(ServiceUnavailableError);
-      // Before: "front service did not answer within 800 ms" (back kept its 30 s).
+      // Before deadlines propagated the same words, but after 30 s: the caller had named the front.
       expect((error as Error).message).toMatch(/^back service did not answer within (\d+) ms$/);
-      const bound = Number(/within (\d+) ms/.exec((error as Error).message)?.[1]);
-      expect(bound).toBeGreaterThan(0);
-      expect(bound).toBeLessThanOrEqual(callerTimeoutMs - ANSWER_RESERVE_MS);
+      expect(Number(/within (\d+) ms/.exec((error as Error).message)?.[1])).toBeLessThanOrEqual(300);
+    } finally {
+      release();
+    }
+  });
+
+  it('does not blame a nested service that took the call but had not answered by the deadline', async () => {
+    const { call, release } = relay(false);
+    try {
+      const error = await call();
+      expect(error).toBeInstanceOf(ServiceUnavailableError);
+      // Before: "front service did not answer within 800 ms" (back kept its 30 s, front's caller gave up).
+      expect((error as Error).message).toMatch(
+        /^out of time: the request's deadline passed during a call to the back, \d+ ms after it was made$/,
+      );
+      expect((error as Error).message).not.toMatch(/\b[a-z]+ service\b/);
     } finally {
       release();
     }
@@ -49,17 +68,18 @@ describe('deadline propagation', () => {
 
   it('leaves a call outside any handler, or past its deadline, with its own timeout', async () => {
     const now = 1_000_000;
-    expect(boundedTimeoutMs(3_000, now)).toBe(3_000);
+    const own = (timeoutMs: number) => ({ timeoutMs, bounded: false });
+    expect(callTimeout(3_000, now)).toEqual(own(3_000));
     await withRequestDeadline(now + 10_000, async () => {
-      expect(boundedTimeoutMs(3_000, now)).toBe(3_000);
-      expect(boundedTimeoutMs(30_000, now)).toBe(10_000 - ANSWER_RESERVE_MS);
-      expect(boundedTimeoutMs(3_000, now + 10_000 - ANSWER_RESERVE_MS)).toBe(1);
+      expect(callTimeout(3_000, now)).toEqual(own(3_000));
+      expect(callTimeout(30_000, now)).toEqual({ timeoutMs: 10_000 - ANSWER_RESERVE_MS, bounded: true });
+      expect(callTimeout(3_000, now + 10_000 - ANSWER_RESERVE_MS)).toEqual({ timeoutMs: 1, bounded: true });
       // Past the deadline: work its caller no longer waits for keeps its own timeout.
-      expect(boundedTimeoutMs(3_000, now + 10_001)).toBe(3_000);
+      expect(callTimeout(3_000, now + 10_001)).toEqual(own(3_000));
       // The deadline follows the handler across awaits.
       await new Promise((resolve) => setTimeout(resolve, 1));
-      expect(boundedTimeoutMs(30_000, now)).toBe(10_000 - ANSWER_RESERVE_MS);
+      expect(callTimeout(30_000, now)).toEqual({ timeoutMs: 10_000 - ANSWER_RESERVE_MS, bounded: true });
     });
-    expect(boundedTimeoutMs(30_000, now)).toBe(30_000);
+    expect(callTimeout(30_000, now)).toEqual(own(30_000));
   });
 });

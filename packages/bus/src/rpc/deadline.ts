@@ -9,7 +9,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  *
  * The deadline rides on the async context of the handler (as gRPC's does on its call), so domain
  * code and ports pass nothing: `answerRequest` runs each handler inside `withRequestDeadline`, and
- * `serviceClient` bounds every call by `boundedTimeoutMs`.
+ * `serviceClient` bounds every call by `callTimeout`.
+ *
+ * Who a bounded call's 503 names: a service that never took the request (its list still holds it:
+ * down, or its slots all busy) is named, as for any timeout; one that took it but had not answered
+ * when the deadline came is not (deadlineSpentError): it was up, the request was out of time. So a
+ * request that waited in a restarted orchestrator's queue and met a slow but live wallet does not
+ * blame the wallet.
  */
 const requestDeadline = new AsyncLocalStorage<number>();
 
@@ -33,12 +39,17 @@ export function withRequestDeadline<T>(deadline: number, handler: () => Promise<
 
 /**
  * The timeout of a call made now: `timeoutMs`, or less inside a handler whose caller's deadline
- * comes sooner (its deadline less ANSWER_RESERVE_MS, at least 1 ms). Once that deadline has passed,
- * the call keeps `timeoutMs`: the handler is finishing work its caller no longer waits for (which
- * may still have to be done), or the call comes from work started inside a handler that outlives it.
+ * comes sooner (its deadline less ANSWER_RESERVE_MS, at least 1 ms; `bounded` then says so). Once
+ * that deadline has passed, the call keeps `timeoutMs`: the handler is finishing work its caller no
+ * longer waits for (which may still have to be done), or the call comes from work started inside a
+ * handler that outlives it.
  */
-export function boundedTimeoutMs(timeoutMs: number, now: number = Date.now()): number {
+export function callTimeout(
+  timeoutMs: number,
+  now: number = Date.now(),
+): { timeoutMs: number; bounded: boolean } {
   const deadline = requestDeadline.getStore();
-  if (deadline === undefined || deadline <= now) return timeoutMs;
-  return Math.min(timeoutMs, Math.max(1, deadline - now - ANSWER_RESERVE_MS));
+  if (deadline === undefined || deadline <= now) return { timeoutMs, bounded: false };
+  const left = Math.max(1, deadline - now - ANSWER_RESERVE_MS);
+  return left < timeoutMs ? { timeoutMs: left, bounded: true } : { timeoutMs, bounded: false };
 }

@@ -6,7 +6,13 @@ import { catalogEntry } from '../catalog';
 import { answerRequest, thrownReply } from './answer';
 import { decodeReply, errorReply, okReply, type RpcReply } from './envelope';
 import type { ServiceHandlers } from './server';
-import { type OutgoingCall, type RpcTransport, timedOutError, unavailableError } from './transport';
+import {
+  deadlineSpentError,
+  type OutgoingCall,
+  type RpcTransport,
+  timedOutError,
+  unavailableError,
+} from './transport';
 import type { RpcContext } from './types';
 
 /** One call as it reached the transport (its request parsed by the client's schema). */
@@ -147,7 +153,7 @@ export class InMemoryRpc<C extends BusCatalog> {
     return taken?.fault;
   }
 
-  private async send({ service, method, request, timeoutMs }: OutgoingCall): Promise<unknown> {
+  private async send({ service, method, request, timeoutMs, bounded }: OutgoingCall): Promise<unknown> {
     this.recorded.push({ service, method, request });
     let raw: unknown;
     try {
@@ -161,7 +167,10 @@ export class InMemoryRpc<C extends BusCatalog> {
     const fault = this.takeFault(service, method);
     const context: RpcContext = { deadline: Date.now() + timeoutMs, requestId: randomUUID() };
     const reply = await withinDeadline(this.reply(answer, fault, service, method, raw, context), timeoutMs);
-    if (reply === undefined) throw timedOutError(service, timeoutMs);
+    // The handler took the call (a service that is down never does): as over Redis, a bounded call
+    // it had not answered by the deadline does not name it (deadline.ts).
+    if (reply === undefined)
+      throw (bounded === true ? deadlineSpentError : timedOutError)(service, timeoutMs);
     const decoded = decodeReply(wireCopy(reply));
     if (!decoded) throw unavailableError(service);
     if (!decoded.ok) throw decoded.error;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, InternalError } from '@svc/errors';
+import type { Redis } from 'ioredis';
 import { type Bus, busInternals } from '../bus';
 import { rpcQueueName, rpcRequestListKey } from '../names';
 import { createErrorLogLimiter } from '../redis';
@@ -7,7 +8,13 @@ import { sealingContext } from '../sealing';
 import { decodeReply } from './envelope';
 import { type CallOutcome, type ReplyRouter, replyRouter } from './replies';
 import { pushRequest } from './requests';
-import { type OutgoingCall, type RpcTransport, timedOutError, unavailableError } from './transport';
+import {
+  deadlineSpentError,
+  type OutgoingCall,
+  type RpcTransport,
+  timedOutError,
+  unavailableError,
+} from './transport';
 import type { RequestMessage, SealedRequest } from './wire';
 
 const transports = new WeakMap<Bus, RpcTransport>();
@@ -57,7 +64,7 @@ function createRedisTransport(bus: Bus): RpcTransport {
 
   return {
     logger: internals.logger,
-    async send({ service, method, request, timeoutMs }: OutgoingCall): Promise<unknown> {
+    async send({ service, method, request, timeoutMs, bounded }: OutgoingCall): Promise<unknown> {
       const deadline = Date.now() + timeoutMs;
       const id = randomUUID();
 
@@ -91,6 +98,7 @@ function createRedisTransport(bus: Bus): RpcTransport {
         throw new InternalError(`could not encode the ${service}.${method} request`, { cause: err });
       }
 
+      const listKey = rpcRequestListKey(bus.prefix, service);
       let outcome: Promise<CallOutcome> | undefined;
       try {
         // Fails at once while Redis is known down (no offline queue): 503 fast, not at the deadline.
@@ -100,7 +108,7 @@ function createRedisTransport(bus: Bus): RpcTransport {
           throw new Error('the reply channel is not subscribed (Redis unreachable)');
         }
         outcome = router.expect(id, deadline);
-        await pushRequest(internals, rpcRequestListKey(bus.prefix, service), text, timeoutMs);
+        await pushRequest(internals, listKey, text, timeoutMs);
       } catch (err) {
         router.forget(id);
         warnOutage({ err: errorMessage(err), service, method }, 'rpc: could not send request');
@@ -108,7 +116,14 @@ function createRedisTransport(bus: Bus): RpcTransport {
       }
 
       const result = await outcome;
-      if (result.kind === 'timeout') throw timedOutError(service, timeoutMs);
+      if (result.kind === 'timeout') {
+        // A bounded call's request still in the list was never taken (the service is down or has no
+        // free slot): withdrawn, and the service named. One it took: the deadline's fault (deadline.ts).
+        if (bounded === true && !(await withdrawn(internals.redis, listKey, text))) {
+          throw deadlineSpentError(service, timeoutMs);
+        }
+        throw timedOutError(service, timeoutMs);
+      }
       if (result.kind === 'lost') {
         warnOutage({ service, method, err: result.reason }, 'rpc: reply lost');
         throw unavailableError(service, new Error(result.reason));
@@ -122,6 +137,15 @@ function createRedisTransport(bus: Bus): RpcTransport {
       return decoded.data;
     },
   };
+}
+
+/** Removes a request nobody took from its list; true when it was there (also when Redis cannot say). */
+async function withdrawn(producer: Redis, listKey: string, text: string): Promise<boolean> {
+  try {
+    return (await producer.lrem(listKey, 1, text)) > 0;
+  } catch {
+    return true;
+  }
 }
 
 function errorMessage(err: unknown): string {

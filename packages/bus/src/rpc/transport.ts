@@ -8,6 +8,12 @@ export interface OutgoingCall {
   request: unknown;
   /** ms: how long the caller waits for the answer before it fails with 503. */
   timeoutMs: number;
+  /**
+   * `timeoutMs` is what the deadline of the request being answered left, less than the call's own
+   * timeout (deadline.ts). A call the service took but did not answer in that time then fails with
+   * deadlineSpentError, not naming the service: it was working, this request was out of time.
+   */
+  bounded?: boolean;
 }
 
 /**
@@ -26,6 +32,17 @@ export interface RpcTransport {
 /** The 503 of a call that got no answer in time: the same words whatever the transport. */
 export function timedOutError(service: string, timeoutMs: number): ServiceUnavailableError {
   return new ServiceUnavailableError(`${service} service did not answer within ${timeoutMs} ms`);
+}
+
+/**
+ * The 503 of a bounded call (OutgoingCall.bounded) that `service` took but did not answer before the
+ * request's deadline: worded without "<name> service", so that it does not blame a service that was
+ * up (the 503 of a request that waited in a restarted service's queue, say, names no one else).
+ */
+export function deadlineSpentError(service: string, timeoutMs: number): ServiceUnavailableError {
+  return new ServiceUnavailableError(
+    `out of time: the request's deadline passed during a call to the ${service}, ${timeoutMs} ms after it was made`,
+  );
 }
 
 /** The 503 of a call that could not be sent or whose answer is unusable. */
