@@ -10,7 +10,7 @@ import { ratioLine } from './report';
 /** One measured phase: `workers` worker processes on the crt queue. */
 export interface CrtPhase {
   workers: number;
-  /** WORKER_CONCURRENCY of each worker process, from its heartbeat (null: not announced). */
+  /** crt slots of each worker process, from its heartbeat (null: not announced). */
   concurrency: (number | null)[];
   load: LoadResult;
   split: RunTimeSplit;
@@ -20,7 +20,7 @@ export interface CrtPhase {
 
 export interface CrtReportInfo extends LoadOptions {
   apexCount: number;
-  /** True when WORKER_CONCURRENCY was left unset, so the workers run with their default. */
+  /** True when neither WORKER_CONCURRENCY nor WORKER_SLOTS was set: crt's `io` workload default. */
   concurrencyIsDefault: boolean;
   /** The bare BullMQ round trip measured in the same run (issue 15's baseline). */
   baseline: RoundTripResult;
@@ -90,7 +90,7 @@ export function formatCrtReport(phases: readonly CrtPhase[], info: CrtReportInfo
     `${info.durationSeconds} s per phase after a ${info.warmupSeconds} s warm-up; every request a new run ` +
     `(no Idempotency-Key) over ${info.apexCount} apexes, include_first_seen true, limit 100; providers ` +
     'on loopback (fake crt.sh / Cert Spotter of @svc/testkit, own process); per-apex cache off ' +
-    `(CRT_CACHE_TTL_MS=0); WORKER_CONCURRENCY ${concurrency}${info.concurrencyIsDefault ? ' (default)' : ''} ` +
+    `(CRT_CACHE_TTL_MS=0); crt slots ${concurrency}${info.concurrencyIsDefault ? ' (default)' : ''} ` +
     'per worker process; load generator on the same machine.\n';
 
   const throughput = formatColumns(

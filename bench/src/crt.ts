@@ -14,7 +14,7 @@ import { type CrtPhase, formatCrtReport } from './crt-report';
 import { connectRunsDatabase, type RunTimeSplit, runTimeSplit, waitForRunsToSettle } from './crt-run-stats';
 import { type LoadOptions, type LoadTarget, measure } from './load';
 import { startBenchStack } from './stack-start';
-import { announcedWorkers } from './worker-heartbeats';
+import { announcedWorkers, slotsOf } from './worker-heartbeats';
 
 /** Distinct apexes the requests cycle through (the fake provider sizes its answer per apex). */
 const APEX_COUNT = 300;
@@ -114,7 +114,7 @@ async function measurePhase(
   await settle(db, client.clientId, `${workers} worker(s)`);
   const split: RunTimeSplit = await runTimeSplit(db, client.clientId);
   const cost = await window.end(split.statuses.completed ?? 0);
-  return { workers, concurrency: announced.map((w) => w.concurrency), load, split, cost };
+  return { workers, concurrency: announced.map((w) => slotsOf(w, 'crt')), load, split, cost };
 }
 
 export async function benchCrt(options: LoadOptions): Promise<void> {
@@ -149,7 +149,8 @@ export async function benchCrt(options: LoadOptions): Promise<void> {
         ...options,
         baseline,
         apexCount: APEX_COUNT,
-        concurrencyIsDefault: process.env.WORKER_CONCURRENCY === undefined,
+        concurrencyIsDefault:
+          process.env.WORKER_CONCURRENCY === undefined && process.env.WORKER_SLOTS === undefined,
       }),
     );
   } finally {

@@ -24,7 +24,7 @@ import { connectRunsDatabase } from './crt-run-stats';
 import type { LoadOptions } from './load';
 import { ratioLine } from './report';
 import { startBenchStack } from './stack-start';
-import { announcedWorkers } from './worker-heartbeats';
+import { announcedWorkers, slotsOf } from './worker-heartbeats';
 
 const SLUG = 'csv-profile';
 const JOB = 'capability.csv-profile' as const;
@@ -234,7 +234,7 @@ async function phase(
     bus,
     clientId,
     template,
-    2 * workers * Math.max(1, announced[0]?.concurrency ?? 1),
+    2 * workers * Math.max(1, (announced[0] && slotsOf(announced[0], SLUG)) ?? 1),
     withJobId,
   );
   const loadBefore = loadNow();
@@ -253,7 +253,7 @@ async function phase(
   const figures = await phaseFigures(db, batch.runIds);
   return {
     workers,
-    concurrency: announced.map((w) => w.concurrency),
+    concurrency: announced.map((w) => slotsOf(w, SLUG)),
     jobs,
     wallSeconds: batch.wallSeconds,
     ...figures,

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import type { Category } from './categories';
 import type { CapabilityEnv, CapabilityHandlerModule, CapabilitySettings } from './kit/handler';
 import type { FileProbe, LimitBreach } from './kit/probe';
+import type { Workload } from './workload';
 
 /* What defineCapability returns (define.ts): a declaration as the platform reads it. */
 
@@ -93,6 +94,8 @@ export interface RunnableCapability<
 > extends CapabilityCommon<Slug, Input> {
   readonly runnable: true;
   readonly execution: ExecutionDeclaration<RunnableStatus>;
+  /** How its runs use a worker (workload.ts): the default of its slots per worker process. */
+  readonly workload: Workload;
   readonly result: Result;
   readonly env?: Env;
   readonly job: CapabilityJob<Payload>;

@@ -33,6 +33,7 @@ describe('defineCapability', () => {
     const runnable = defineCapability({
       ...base,
       execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
+      workload: 'cpu',
       result: Result,
       handler: async () => handlerModule,
     });
@@ -51,7 +52,7 @@ describe('defineCapability', () => {
 
   // Each refused declaration is built first and then passed whole, so the compiler reports the
   // call (the line under its @ts-expect-error), whichever overload it tried last.
-  const supported = { ...base, execution: running, result: Result } as const;
+  const supported = { ...base, execution: running, workload: 'cpu', result: Result } as const;
   const planOnly = {
     ...base,
     execution: { ...running, machine_run_status: 'plan_only' },
@@ -160,6 +161,7 @@ describe('defineCapability', () => {
         content_types: ['text/plain'],
       },
       execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
+      workload: 'cpu',
       result: Result,
       handler: async () => handlerModule,
     });

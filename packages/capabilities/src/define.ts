@@ -20,6 +20,7 @@ import type {
 } from './capability-types';
 import type { CapabilityEnv, CapabilityHandlerModule, CapabilitySettings } from './kit/handler';
 import type { FileProbe, LimitBreach, OptionalFacts } from './kit/probe';
+import type { Workload } from './workload';
 
 /** Input fields that can name uploads: an id (`upload_id`) or a list of ids (`upload_ids`). */
 export type UploadField<Input> = {
@@ -101,6 +102,8 @@ export interface RunnableDeclaration<
 > extends DeclarationBase<Slug, Input, FactsOf<Files>> {
   readonly files?: Files;
   readonly execution: ExecutionDeclaration<RunnableStatus>;
+  /** How its runs use a worker: decides how many one worker process runs at once (workload.ts). */
+  readonly workload: Workload;
   /**
    * Schema a completed run's result must match: the handler's result type is checked against its
    * input type at compile time, and the orchestrator parses every report with it at run time.
@@ -253,6 +256,7 @@ export function defineCapability(
     ...common,
     runnable: true,
     execution: declaration.execution,
+    workload: declaration.workload,
     result: declaration.result,
     ...(env === undefined ? {} : { env }),
     job: {

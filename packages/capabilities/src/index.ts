@@ -117,3 +117,4 @@ export {
   PiiType,
 } from './pii-redact/schema';
 export { WhoisInput } from './whois/schema';
+export { BROWSER_SLOTS, defaultSlots, IO_SLOTS, WORKLOADS, type Workload } from './workload';

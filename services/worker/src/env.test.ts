@@ -5,11 +5,24 @@ import { WorkerEnv } from './env';
 const REQUIRED = { BUS_ENCRYPTION_KEY: 'MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=' }; // 32 bytes, base64
 
 describe('WorkerEnv', () => {
-  it('defaults: health port 8086, concurrency 4, runtime node', () => {
+  it('defaults: health port 8086, slots by workload (no WORKER_CONCURRENCY, no WORKER_SLOTS), runtime node', () => {
     const env = loadEnv(WorkerEnv, REQUIRED);
     expect(env.HEALTH_PORT).toBe(8086);
-    expect(env.WORKER_CONCURRENCY).toBe(4);
+    expect(env.WORKER_CONCURRENCY).toBeUndefined();
+    expect(env.WORKER_SLOTS).toEqual({});
     expect(env.WORKER_RUNTIMES).toEqual(['node']);
+  });
+
+  it('parses WORKER_SLOTS as slug=N of runnable capabilities, each once', () => {
+    expect(
+      loadEnv(WorkerEnv, { ...REQUIRED, WORKER_SLOTS: ' crt=128, pii-redact=1 ,' }).WORKER_SLOTS,
+    ).toEqual({
+      crt: 128,
+      'pii-redact': 1,
+    });
+    for (const bad of ['crt', 'crt=0', 'crt=1001', 'whois=2', 'nothing=2', 'crt=2,crt=3', 'crt=-1']) {
+      expect(() => loadEnv(WorkerEnv, { ...REQUIRED, WORKER_SLOTS: bad })).toThrow(ConfigError);
+    }
   });
 
   it('accepts HEALTH_PORT=0 (any free port, several workers on one host)', () => {

@@ -1,4 +1,4 @@
-import { CAPABILITIES, capabilityEnv } from '@svc/capabilities';
+import { CAPABILITIES, capabilityEnv, runnableCapabilities } from '@svc/capabilities';
 import {
   baseEnv,
   busEncryptionEnv,
@@ -10,6 +10,30 @@ import {
 } from '@svc/config';
 import { refineStorageEnv, storageEnv } from '@svc/storage';
 import { z } from 'zod';
+
+/** `slug=N` pairs of WORKER_SLOTS: runnable capabilities of the catalog, 1..1000 each. */
+const slots = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const runnable = new Set(runnableCapabilities(CAPABILITIES).map((capability) => capability.slug));
+    const parsed: Record<string, number> = {};
+    for (const item of text.split(',').map((part) => part.trim())) {
+      if (item === '') continue;
+      const match = /^([a-z0-9-]+)=(\d{1,4})$/.exec(item);
+      const slug = match?.[1];
+      const count = Number(match?.[2]);
+      if (slug === undefined || !runnable.has(slug) || count < 1 || count > 1_000 || slug in parsed) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `expected a comma list of slug=N (a runnable capability once each: ${[...runnable].join(', ')}; N 1 to 1000), got "${item}"`,
+        });
+        return z.NEVER;
+      }
+      parsed[slug] = count;
+    }
+    return parsed;
+  });
 
 /** A runtime name is a segment of a Redis key (`<prefix>:workers:<runtime>:<id>`): no `:`, short. */
 const RUNTIME_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,31}$/;
@@ -72,8 +96,16 @@ export const WorkerEnv = z
     // /healthz, /readyz, /metrics; 0 = any free port, so several workers can run on one host (the
     // bound port is logged as `{"msg":"listening"}`).
     ...serviceEnv(8086, { allowZero: true }),
-    // Jobs one worker process runs at once (per queue).
-    WORKER_CONCURRENCY: intInRange(1, 1_000, 4).describe('Jobs one worker process runs at once (per queue).'),
+    // How many runs of each capability one process runs at once (decisions RW4): its workload's
+    // default, WORKER_CONCURRENCY for every queue when set, WORKER_SLOTS per capability over both.
+    WORKER_CONCURRENCY: intInRange(1, 1_000)
+      .optional()
+      .describe(
+        "Jobs one worker process runs at once per queue, for every capability; unset: each capability's workload default (io 64, cpu one per core, browser 2).",
+      ),
+    WORKER_SLOTS: slots.describe(
+      'Comma list of `slug=N`: runs of that capability one worker process runs at once (e.g. `crt=128,pii-redact=1`), over WORKER_CONCURRENCY and the workload default.',
+    ),
     WORKER_RUNTIMES: runtimes.describe(
       'Comma-separated runtimes this worker serves (e.g. `node,browser`): it consumes the queues of the capabilities of those runtimes and announces them with its heartbeat.',
     ),

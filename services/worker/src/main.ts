@@ -6,7 +6,7 @@
 // Wiring only (defineService: env → logger → bus → store → start): heartbeat → cancel subscription
 // → job consumers → health server.
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { messageCatalog } from '@svc/capabilities';
 import { defineService } from '@svc/service-kit';
@@ -15,7 +15,7 @@ import { ActiveRuns } from './domain/capability/active-runs';
 import { startHeartbeat } from './domain/heartbeat';
 import { loadWorkerEnv } from './env';
 import { subscribeCancelRequests } from './handlers/cancel-requests';
-import { startJobConsumers } from './handlers/jobs';
+import { servedSlots, startJobConsumers } from './handlers/jobs';
 import { createRunMetrics } from './metrics';
 
 /** ms: of the shutdown budget, what is kept for the heartbeat, the bus and the HTTP server after the jobs. */
@@ -43,6 +43,11 @@ defineService({
     // Before the heartbeat: every beat announces the runs this process holds (claimed, not yet
     // reported), so the dispatcher does not hand a run over again while its result is held here.
     const activeRuns = new ActiveRuns();
+    const slots = {
+      perCapability: env.WORKER_SLOTS,
+      everyQueue: env.WORKER_CONCURRENCY,
+      cores: availableParallelism(),
+    };
     const heartbeat = await startHeartbeat({
       presence: createWorkerPresence(bus),
       heldRuns: () => activeRuns.ids(),
@@ -51,7 +56,7 @@ defineService({
       runtimes: env.WORKER_RUNTIMES,
       hostname: hostname(),
       pid: process.pid,
-      concurrency: env.WORKER_CONCURRENCY,
+      slots: servedSlots(env.WORKER_RUNTIMES, slots),
     });
     const cancelRequests = subscribeCancelRequests(bus, activeRuns, logger);
     // Subscribed before the first job starts, unless Redis is down: then start anyway (the
@@ -62,7 +67,7 @@ defineService({
     ]);
     // Loads the handler modules of the runtimes it serves first.
     const jobs = await startJobConsumers(bus, {
-      concurrency: env.WORKER_CONCURRENCY,
+      slots,
       drainTimeoutMs: Math.max(1_000, env.SHUTDOWN_TIMEOUT_MS - SHUTDOWN_RESERVE_MS),
       stall: {
         lockDurationMs: env.WORKER_LOCK_DURATION_MS,
@@ -80,7 +85,10 @@ defineService({
     });
     // Before the announcement line: a reader of it finds /healthz and /readyz answering.
     const health = await startHealthServer();
-    logger.info({ runtimes: env.WORKER_RUNTIMES, concurrency: env.WORKER_CONCURRENCY }, 'worker announced');
+    logger.info(
+      { runtimes: env.WORKER_RUNTIMES, slots: servedSlots(env.WORKER_RUNTIMES, slots) },
+      'worker announced',
+    );
     return [
       // What the handlers hold (a browser, say): after the consumers, before the bus.
       { name: 'capability handlers', close: () => jobs.closeHandlers() },

@@ -36,7 +36,7 @@ async function beat(
     runtimes,
     hostname: 'test-host',
     pid: 1,
-    concurrency: 1,
+    slots: { crt: 1 },
     ttlMs: TTL_MS,
     intervalMs: INTERVAL_MS,
     now,

@@ -52,6 +52,8 @@ beforeAll(() => {
       HEALTH_PORT: '0',
       WORKER_RUNTIMES: RUNTIMES.join(','),
       WORKER_CONCURRENCY: '2',
+      // One capability's own slots over WORKER_CONCURRENCY (decisions RW4).
+      WORKER_SLOTS: 'crt=5',
       LOG_LEVEL: 'info',
       SHUTDOWN_TIMEOUT_MS: '5000',
     },
@@ -131,7 +133,12 @@ describe('worker process', () => {
       expect(ttl).toBeGreaterThan(0);
       expect(ttl).toBeLessThanOrEqual(15_000);
       const value: unknown = JSON.parse((await redis.get(key)) ?? 'null');
-      expect(value).toMatchObject({ runtime, pid: child?.pid, concurrency: 2 });
+      // Slots per capability served: crt's own, the others WORKER_CONCURRENCY's.
+      expect(value).toMatchObject({
+        runtime,
+        pid: child?.pid,
+        slots: { crt: 5, 'pii-redact': 2, 'csv-profile': 2 },
+      });
     }
     // One worker id for all its runtimes.
     expect(workerIds.size).toBe(1);

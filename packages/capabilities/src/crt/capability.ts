@@ -43,6 +43,7 @@ export const crt = defineCapability({
   version: '1.0.0',
   pricing: { model: 'free', currency: 'USD', description: 'Free.' },
   execution: { machine_run_status: 'supported', runtime: 'node', mode: 'sync' },
+  workload: 'io',
   input: CrtInput,
   result: CrtResult,
   env: crtEnv,

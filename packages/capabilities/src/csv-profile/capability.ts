@@ -70,6 +70,7 @@ export const csvProfile = defineCapability({
     probe: csvTableProbe,
   },
   execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
+  workload: 'cpu',
   input: CsvProfileInput,
   result: CsvProfileResult,
   handler: () => import('./handler'),

@@ -42,6 +42,7 @@ export const htmlToPdf = defineCapability({
   version: '2.0.0',
   pricing: { model: 'flat', currency: 'USD', price_usd: '0.01', description: 'USD 0.01 per document.' },
   execution: { machine_run_status: 'requires_worker', runtime: 'browser', mode: 'async' },
+  workload: 'browser',
   input: HtmlToPdfInput,
   result: HtmlToPdfResult,
   env: htmlToPdfEnv,

@@ -67,6 +67,7 @@ export const imageThumbnail = defineCapability({
     probe: imageSizeProbe,
   },
   execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
+  workload: 'cpu',
   input: ImageThumbnailInput,
   result: ImageThumbnailResult,
   handler: () => import('./handler'),

@@ -55,6 +55,7 @@ export const pdfExtractText = defineCapability({
     probe: pdfPageProbe,
   },
   execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
+  workload: 'cpu',
   input: PdfExtractTextInput,
   result: PdfExtractTextResult,
   env: pdfExtractTextEnv,

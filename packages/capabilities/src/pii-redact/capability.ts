@@ -55,6 +55,7 @@ export const piiRedact = defineCapability({
     units: (input) => Math.max(1, Math.ceil(characterCount(input.text) / 1000)),
   },
   execution: { machine_run_status: 'supported', runtime: 'node', mode: 'async' },
+  workload: 'cpu',
   input: PiiRedactInput,
   result: PiiRedactResult,
   handler: () => import('./handler'),

@@ -20,7 +20,8 @@ export interface HeartbeatValue {
   runtime: string;
   hostname: string;
   pid: number;
-  concurrency: number;
+  /** Runs of each capability it serves that it runs at once, by slug (decisions RW4). */
+  slots: Readonly<Record<string, number>>;
   /** ISO 8601: when this worker started. */
   started_at: string;
   /** ISO 8601: when this value was written. */
@@ -56,7 +57,8 @@ export interface HeartbeatOptions {
   runtimes: readonly string[];
   hostname: string;
   pid: number;
-  concurrency: number;
+  /** Runs of each served capability it runs at once, by slug. */
+  slots: Readonly<Record<string, number>>;
   ttlMs?: number;
   intervalMs?: number;
   /** ms: how long the first beat waits for the store's connection to come up. Default 5_000. */
@@ -104,7 +106,7 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
         runtime,
         hostname: options.hostname,
         pid: options.pid,
-        concurrency: options.concurrency,
+        slots: options.slots,
         started_at: startedAt,
         beat_at: beatAt,
       },

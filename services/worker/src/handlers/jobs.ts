@@ -17,6 +17,7 @@ import type { ObjectStore } from '@svc/storage';
 import { createCapabilityCache } from '../adapters/capability-cache';
 import type { ActiveRuns } from '../domain/capability/active-runs';
 import { echo } from '../domain/echo';
+import { type SlotSettings, slotsFor } from '../domain/slots';
 import type { WorkerBus } from '../worker-bus';
 import { type AskPolicies, capabilityJobHandler, type RunObserver } from './capability-job';
 
@@ -24,8 +25,8 @@ import { type AskPolicies, capabilityJobHandler, type RunObserver } from './capa
 type CapabilityPayload = JobPayload<CapabilityJobName>;
 
 export interface JobConsumerOptions {
-  /** Jobs run at once by this process, per queue (WORKER_CONCURRENCY). */
-  concurrency: number;
+  /** How many runs of each capability this process runs at once (domain/slots.ts). */
+  slots: SlotSettings;
   /** ms: how long closing waits for running jobs before dropping them (they are redelivered). */
   drainTimeoutMs: number;
   /** BullMQ lock and stalled-job settings of the capability queues (WORKER_LOCK_DURATION_MS, …). */
@@ -55,6 +56,9 @@ export interface JobConsumerOptions {
  */
 const ORCHESTRATOR_CALL_TIMEOUT_MS = 10_000;
 
+/** `system.echo` jobs one process runs at once unless WORKER_CONCURRENCY says otherwise. */
+const ECHO_CONCURRENCY = 4;
+
 /** What `startJobConsumers` started: the queue consumers, and the capability handlers they run. */
 export interface JobConsumers {
   /** `system.echo` and one consumer per capability queue served. */
@@ -73,8 +77,10 @@ export interface JobConsumers {
  * the runtimes it serves and nothing else does (registry, orchestrator, gateway).
  */
 export async function startJobConsumers(bus: WorkerBus, options: JobConsumerOptions): Promise<JobConsumers> {
-  const echoOptions = { concurrency: options.concurrency, closeTimeoutMs: options.drainTimeoutMs };
-  const capabilityOptions = { ...echoOptions, ...options.stall };
+  const echoOptions = {
+    concurrency: options.slots.everyQueue ?? ECHO_CONCURRENCY,
+    closeTimeoutMs: options.drainTimeoutMs,
+  };
   const deps = {
     attempts: serviceClient(bus, 'orchestrator', { timeoutMs: ORCHESTRATOR_CALL_TIMEOUT_MS }),
     logger: options.logger,
@@ -82,9 +88,7 @@ export async function startJobConsumers(bus: WorkerBus, options: JobConsumerOpti
     activeRuns: options.activeRuns,
     ...(options.observe === undefined ? {} : { observe: options.observe }),
   };
-  const served = runnableCapabilities(CAPABILITIES).filter((capability) =>
-    options.runtimes.includes(capability.execution.runtime),
-  );
+  const served = servedCapabilities(options.runtimes);
   // Every handler is built before the first consumer starts: a handler module that fails to load
   // stops start-up instead of leaving part of the queues unconsumed.
   const handlers = await Promise.all(served.map((capability) => loadHandler(capability, bus, options)));
@@ -107,7 +111,13 @@ export async function startJobConsumers(bus: WorkerBus, options: JobConsumerOpti
         storage: createRunStorage(options.store, payload.run_id),
       });
     });
-    consumers.push(processJobs(bus, job, run, capabilityOptions));
+    consumers.push(
+      processJobs(bus, job, run, {
+        ...options.stall,
+        concurrency: slotsFor(capability.slug, capability.workload, options.slots),
+        closeTimeoutMs: options.drainTimeoutMs,
+      }),
+    );
   }
   return {
     consumers,
@@ -115,6 +125,23 @@ export async function startJobConsumers(bus: WorkerBus, options: JobConsumerOpti
       await Promise.all(handlers.map((handler) => handler.close?.()));
     },
   };
+}
+
+/** The runnable capabilities of the runtimes this worker serves (each declares its runtime). */
+export function servedCapabilities(runtimes: readonly string[]): RunnableCapability[] {
+  return runnableCapabilities(CAPABILITIES).filter((capability) =>
+    runtimes.includes(capability.execution.runtime),
+  );
+}
+
+/** Runs of each served capability this process runs at once, by slug (announced with the heartbeat). */
+export function servedSlots(runtimes: readonly string[], slots: SlotSettings): Record<string, number> {
+  return Object.fromEntries(
+    servedCapabilities(runtimes).map((capability) => [
+      capability.slug,
+      slotsFor(capability.slug, capability.workload, slots),
+    ]),
+  );
 }
 
 /** Loads a capability's handler module and builds its handler with its settings and ports. */
