@@ -10,6 +10,7 @@ import { serviceClient, subscribeEvents } from '@svc/bus';
 import { messageCatalog } from '@svc/capabilities';
 import { type Closable, defineService } from '@svc/service-kit';
 import { capabilityJobEnqueuer, handOverProbe } from './adapters/capability-queue';
+import { registerQueueMetrics } from './adapters/queue-metrics';
 import { createSweep, startDispatcher } from './domain/dispatcher';
 import { OrphanHoldScanner } from './domain/settlement-sweep';
 import { loadOrchestratorEnv } from './env';
@@ -23,8 +24,10 @@ defineService({
   needs: { database: true, bus: { catalog: messageCatalog } },
   // Creation order; closed in reverse after the health server: catalog subscription, RPC responder
   // (no new runs, no more claims or reports), dispatcher (its sweep in progress ends), then the bus and Prisma.
-  start: ({ env, logger, prisma, bus }) => {
+  start: ({ env, logger, prisma, bus, metrics }) => {
     const closables: Closable[] = [];
+    // Each capability queue's depth and oldest wait on /metrics, from one replica at a time.
+    registerQueueMetrics(bus, metrics);
     const wallet = serviceClient(bus, 'wallet', { timeoutMs: env.RPC_TIMEOUT_MS });
     const registry = serviceClient(bus, 'registry', { timeoutMs: env.RPC_TIMEOUT_MS });
     const uploads = serviceClient(bus, 'uploads', { timeoutMs: env.RPC_TIMEOUT_MS });

@@ -176,3 +176,10 @@ describe('orchestrator process', () => {
     ]);
   });
 });
+
+it("serves every capability queue's depth and oldest wait on /metrics (issue 25 item 6)", async () => {
+  const text = await (await fetch(`${h.stack.healthUrl('orchestrator')}/metrics`)).text();
+  for (const metric of ['svc_queue_waiting_jobs', 'svc_queue_oldest_waiting_seconds']) {
+    expect(text).toMatch(new RegExp(`^${metric}\\{[^}]*queue="jobs\\.capability\\.crt"[^}]*\\} \\d`, 'm'));
+  }
+});
