@@ -142,7 +142,12 @@ export {
   retention,
   transientRetry,
 } from './messages/jobs';
-export { heldRunsKey, runtimeWorkersKey, WORKER_HEARTBEAT_TTL_MS } from './messages/keys';
+export {
+  capabilityWorkersKey,
+  heldRunsKey,
+  runtimeWorkersKey,
+  WORKER_HEARTBEAT_TTL_MS,
+} from './messages/keys';
 export {
   callsOtherServices,
   isRpcService,

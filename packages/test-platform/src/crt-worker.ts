@@ -1,6 +1,12 @@
 import { processJobs } from '@svc/bus';
 import type { CapabilityOutcome } from '@svc/capabilities';
-import { type CrtInput, type CrtResult, INTERNAL_RUN_ERROR, runtimeWorkersKey } from '@svc/contracts';
+import {
+  type CrtInput,
+  type CrtResult,
+  capabilityWorkersKey,
+  INTERNAL_RUN_ERROR,
+  runtimeWorkersKey,
+} from '@svc/contracts';
 import type { InProcessPlatform } from '@svc/testkit';
 import { ActiveRuns } from '@svc/worker/src/domain/capability/active-runs';
 import { capabilityJobHandler } from '@svc/worker/src/handlers/capability-job';
@@ -111,11 +117,10 @@ export async function startCrtWorker(platform: InProcessPlatform): Promise<CrtWo
     },
   });
   await consumer.waitUntilReady();
-  // The worker's heartbeat as the orchestrator reads it: a `node` worker is up (no waiting_for_runtime).
-  await platform.bus.redis.zadd(
-    runtimeWorkersKey(platform.bus.prefix, 'node'),
-    Date.now() + 3_600_000,
-    'test',
-  );
+  // The worker's heartbeat as the orchestrator reads it: a `node` worker serving crt is up (no
+  // waiting_for_runtime).
+  const lapses = Date.now() + 3_600_000;
+  await platform.bus.redis.zadd(runtimeWorkersKey(platform.bus.prefix, 'node'), lapses, 'test');
+  await platform.bus.redis.zadd(capabilityWorkersKey(platform.bus.prefix, 'crt'), lapses, 'test');
   return worker;
 }

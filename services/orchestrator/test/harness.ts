@@ -8,9 +8,16 @@ import {
   serviceClient,
   subscribeEvents,
 } from '@svc/bus';
-import { type JobName, type MessageCatalog, messageCatalog } from '@svc/capabilities';
+import {
+  CAPABILITIES,
+  type JobName,
+  type MessageCatalog,
+  messageCatalog,
+  runnableCapabilities,
+} from '@svc/capabilities';
 import {
   type CapabilityRecord,
+  capabilityWorkersKey,
   type EventPayload,
   type RpcRequestInput,
   type RpcResponse,
@@ -129,11 +136,19 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
       return key.clientId;
     },
     async workerUp(runtime, workerId = 'test-worker') {
-      // Scored by when its heartbeat lapses (ms since the epoch): a minute ahead.
-      await bus.redis.zadd(runtimeWorkersKey(stack.prefix, runtime), Date.now() + 60_000, workerId);
+      // Scored by when its heartbeat lapses (ms since the epoch): a minute ahead; in the runtime's
+      // set and in the set of each capability of that runtime, as a worker serving them all beats.
+      const lapses = Date.now() + 60_000;
+      await bus.redis.zadd(runtimeWorkersKey(stack.prefix, runtime), lapses, workerId);
+      for (const slug of capabilitiesOf(runtime)) {
+        await bus.redis.zadd(capabilityWorkersKey(stack.prefix, slug), lapses, workerId);
+      }
     },
     async workerGone(runtime, workerId = 'test-worker') {
       await bus.redis.zrem(runtimeWorkersKey(stack.prefix, runtime), workerId);
+      for (const slug of capabilitiesOf(runtime)) {
+        await bus.redis.zrem(capabilityWorkersKey(stack.prefix, slug), workerId);
+      }
     },
     report: (payload) => orchestrator.reportRun(payload),
     claim: (runId, jobId) => orchestrator.claimAttempt({ run_id: runId, job_id: jobId }),
@@ -373,4 +388,11 @@ export function crtResult(apex: string): Record<string, unknown> {
     disclosure:
       'Certificate-transparency observations list hostnames that appeared in publicly logged TLS certificates. They do not prove that a host exists in DNS, is live, or is reachable, and they may include retired names.',
   };
+}
+
+/** The runnable capabilities of `runtime` (a worker of it serving every one of them announces each). */
+function capabilitiesOf(runtime: string): string[] {
+  return runnableCapabilities(CAPABILITIES)
+    .filter((capability) => capability.execution.runtime === runtime)
+    .map((capability) => capability.slug);
 }

@@ -13,6 +13,24 @@ describe('WorkerEnv', () => {
     expect(env.WORKER_RUNTIMES).toEqual(['node']);
   });
 
+  it('parses WORKER_CAPABILITIES: runnable capabilities of the worker runtimes, each once; empty = all', () => {
+    expect(loadEnv(WorkerEnv, REQUIRED).WORKER_CAPABILITIES).toEqual([]);
+    expect(
+      loadEnv(WorkerEnv, { ...REQUIRED, WORKER_CAPABILITIES: ' crt, pii-redact ' }).WORKER_CAPABILITIES,
+    ).toEqual(['crt', 'pii-redact']);
+    for (const bad of ['whois', 'nothing', 'crt,crt']) {
+      expect(() => loadEnv(WorkerEnv, { ...REQUIRED, WORKER_CAPABILITIES: bad })).toThrow(ConfigError);
+    }
+    // html-to-pdf runs on `browser`, which a node-only worker does not serve.
+    expect(() => loadEnv(WorkerEnv, { ...REQUIRED, WORKER_CAPABILITIES: 'html-to-pdf' })).toThrow(
+      /html-to-pdf runs on the browser runtime/,
+    );
+    expect(
+      loadEnv(WorkerEnv, { ...REQUIRED, WORKER_RUNTIMES: 'node,browser', WORKER_CAPABILITIES: 'html-to-pdf' })
+        .WORKER_CAPABILITIES,
+    ).toEqual(['html-to-pdf']);
+  });
+
   it('parses WORKER_SLOTS as slug=N of runnable capabilities, each once', () => {
     expect(
       loadEnv(WorkerEnv, { ...REQUIRED, WORKER_SLOTS: ' crt=128, pii-redact=1 ,' }).WORKER_SLOTS,

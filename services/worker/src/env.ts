@@ -35,6 +35,27 @@ const slots = z
     return parsed;
   });
 
+/** WORKER_CAPABILITIES: runnable capabilities of the catalog, each once; empty means all. */
+const capabilityList = z
+  .string()
+  .default('')
+  .transform((text, ctx) => {
+    const runnable = new Set(runnableCapabilities(CAPABILITIES).map((capability) => capability.slug));
+    const named = text
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+    const bad = named.filter((slug, i) => !runnable.has(slug) || named.indexOf(slug) !== i);
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected a comma list of runnable capabilities, each once (${[...runnable].join(', ')}), got "${text}"`,
+      });
+      return z.NEVER;
+    }
+    return named;
+  });
+
 /** A runtime name is a segment of a Redis key (`<prefix>:workers:<runtime>:<id>`): no `:`, short. */
 const RUNTIME_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,31}$/;
 
@@ -106,6 +127,9 @@ export const WorkerEnv = z
     WORKER_SLOTS: slots.describe(
       'Comma list of `slug=N`: runs of that capability one worker process runs at once (e.g. `crt=128,pii-redact=1`), over WORKER_CONCURRENCY and the workload default.',
     ),
+    WORKER_CAPABILITIES: capabilityList.describe(
+      'Comma-separated capabilities this worker serves (e.g. `crt,pii-redact`), of its runtimes; empty: every capability of WORKER_RUNTIMES. A pool per set, each scaled on its own.',
+    ),
     WORKER_RUNTIMES: runtimes.describe(
       'Comma-separated runtimes this worker serves (e.g. `node,browser`): it consumes the queues of the capabilities of those runtimes and announces them with its heartbeat.',
     ),
@@ -115,7 +139,20 @@ export const WorkerEnv = z
     ...capabilityEnv(CAPABILITIES),
     ...storageEnv,
   })
-  .superRefine(refineStorageEnv);
+  .superRefine(refineStorageEnv)
+  .superRefine((env, ctx) => {
+    // A capability the worker is told to serve must be of a runtime it serves.
+    for (const slug of env.WORKER_CAPABILITIES) {
+      const runtime = runnableCapabilities(CAPABILITIES).find((c) => c.slug === slug)?.execution.runtime;
+      if (runtime !== undefined && !env.WORKER_RUNTIMES.includes(runtime)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['WORKER_CAPABILITIES'],
+          message: `${slug} runs on the ${runtime} runtime, which WORKER_RUNTIMES (${env.WORKER_RUNTIMES.join(',')}) does not name`,
+        });
+      }
+    }
+  });
 export type WorkerEnv = z.output<typeof WorkerEnv>;
 
 /** Parses the environment; a bad or missing variable prints which one and exits 1. */

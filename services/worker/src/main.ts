@@ -48,6 +48,8 @@ defineService({
       everyQueue: env.WORKER_CONCURRENCY,
       cores: availableParallelism(),
     };
+    // What it serves: the capabilities of its runtimes, or of those the ones it is told (a pool).
+    const serves = { runtimes: env.WORKER_RUNTIMES, capabilities: env.WORKER_CAPABILITIES };
     const heartbeat = await startHeartbeat({
       presence: createWorkerPresence(bus),
       heldRuns: () => activeRuns.ids(),
@@ -56,7 +58,7 @@ defineService({
       runtimes: env.WORKER_RUNTIMES,
       hostname: hostname(),
       pid: process.pid,
-      slots: servedSlots(env.WORKER_RUNTIMES, slots),
+      slots: servedSlots(serves, slots),
     });
     const cancelRequests = subscribeCancelRequests(bus, activeRuns, logger);
     // Subscribed before the first job starts, unless Redis is down: then start anyway (the
@@ -74,7 +76,7 @@ defineService({
         stalledIntervalMs: env.WORKER_STALLED_INTERVAL_MS,
         maxStalledCount: env.WORKER_MAX_STALLED_COUNT,
       },
-      runtimes: env.WORKER_RUNTIMES,
+      serves,
       // Each capability's handler gets the values of its own env fields.
       env,
       activeRuns,
@@ -85,10 +87,7 @@ defineService({
     });
     // Before the announcement line: a reader of it finds /healthz and /readyz answering.
     const health = await startHealthServer();
-    logger.info(
-      { runtimes: env.WORKER_RUNTIMES, slots: servedSlots(env.WORKER_RUNTIMES, slots) },
-      'worker announced',
-    );
+    logger.info({ runtimes: env.WORKER_RUNTIMES, slots: servedSlots(serves, slots) }, 'worker announced');
     return [
       // What the handlers hold (a browser, say): after the consumers, before the bus.
       { name: 'capability handlers', close: () => jobs.closeHandlers() },

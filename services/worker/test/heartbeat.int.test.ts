@@ -1,4 +1,4 @@
-import { heldRunsKey, runtimeWorkersKey } from '@svc/contracts';
+import { capabilityWorkersKey, heldRunsKey, runtimeWorkersKey } from '@svc/contracts';
 import { createTestBus, type TestBus } from '@svc/testkit';
 import { countLiveWorkers, createWorkerPresence } from '../src/adapters/worker-presence';
 import { type Heartbeat, startHeartbeat } from '../src/domain/heartbeat';
@@ -85,8 +85,14 @@ describe('heartbeat: workers per runtime (sorted sets)', () => {
   it('removes only its own member on close', async () => {
     const a = await beat('w-a', ['node']);
     await beat('w-b', ['node']);
+    // In the set of each capability it serves too (its slots' keys: crt here), as a pool announces.
+    expect(await redis().zrange(capabilityWorkersKey(testBus.prefix, 'crt'), '0', '-1')).toEqual([
+      'w-a',
+      'w-b',
+    ]);
     await a.close();
     expect(await redis().zrange(setKey('node'), '0', '-1')).toEqual(['w-b']);
+    expect(await redis().zrange(capabilityWorkersKey(testBus.prefix, 'crt'), '0', '-1')).toEqual(['w-b']);
     expect(await redis().exists(a.keys[0] ?? '')).toBe(0);
   });
 

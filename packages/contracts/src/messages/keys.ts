@@ -12,6 +12,15 @@ export function runtimeWorkersKey(prefix: string, runtime: string): string {
 }
 
 /**
+ * Workers up per capability (issue 25: pools that serve chosen capabilities, WORKER_CAPABILITIES):
+ * the same sorted set as runtimeWorkersKey, one per capability a worker consumes the queue of. "Can a
+ * worker take an html-to-pdf run?" is `ZCOUNT <key> <now> +inf` > 0.
+ */
+export function capabilityWorkersKey(prefix: string, slug: string): string {
+  return `${prefix}:capability-workers:${slug}`;
+}
+
+/**
  * Runs a live worker holds (issue 15): a sorted set, member = run id, score = when the hold lapses
  * (ms since the epoch). Every worker heartbeat (5 s) re-adds the runs it has claimed and not yet
  * reported, scored a heartbeat TTL ahead: from the claim until the orchestrator acknowledged the

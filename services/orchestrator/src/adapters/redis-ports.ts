@@ -1,28 +1,29 @@
 import type { Bus } from '@svc/bus';
-import { runtimeWorkersKey } from '@svc/contracts';
+import { capabilityWorkersKey } from '@svc/contracts';
 import { ServiceUnavailableError } from '@svc/errors';
 import type { Logger } from '@svc/log';
 import type { WorkerAvailability } from '../domain/get-run';
 
 /**
- * The orchestrator's ports on shared Redis keys (not on queues): the runtime worker sets the
+ * The orchestrator's ports on shared Redis keys (not on queues): the capability worker sets the
  * workers' heartbeats keep (@svc/contracts keys.ts). They use the bus's producer connection for
  * quick commands only.
  */
 export type RedisHandle = Pick<Bus, 'redis' | 'prefix'>;
 
 /**
- * Whether a worker of `runtime` is up: `ZCOUNT runtimeWorkersKey <now> +inf` > 0 (workers score
- * their id with the time their heartbeat lapses). Redis unanswerable → false, logged: the answer
- * only colours a message, it must not fail the request.
+ * Whether a worker that serves the capability is up: `ZCOUNT capabilityWorkersKey <now> +inf` > 0
+ * (workers score their id with the time their heartbeat lapses, in the set of every capability they
+ * serve: a pool of WORKER_CAPABILITIES only in its own). Redis unanswerable → false, logged: the
+ * answer only colours a message, it must not fail the request.
  */
 export function workerAvailability(bus: RedisHandle, logger: Logger): WorkerAvailability {
-  return async (runtime) => {
+  return async ({ slug, runtime }) => {
     try {
       const redis = await readyRedis(bus);
-      return (await redis.zcount(runtimeWorkersKey(bus.prefix, runtime), Date.now(), '+inf')) > 0;
+      return (await redis.zcount(capabilityWorkersKey(bus.prefix, slug), Date.now(), '+inf')) > 0;
     } catch (err) {
-      logger.warn({ runtime, err }, 'worker availability unknown (Redis); reporting none up');
+      logger.warn({ slug, runtime, err }, 'worker availability unknown (Redis); reporting none up');
       return false;
     }
   };

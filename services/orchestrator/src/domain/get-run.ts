@@ -5,17 +5,18 @@ import { type RunRecordRow, toRunRecord } from './run-record';
 import { needsWorkerCheck } from './status-message';
 
 /**
- * Whether at least one worker of `runtime` is up (its heartbeat in the runtime's sorted set has not
- * lapsed). Never throws: an unanswerable Redis counts as "none up".
+ * Whether at least one worker that serves the capability is up (its heartbeat in the capability's
+ * sorted set has not lapsed: a worker of its runtime that serves it, all of them or its pool's list).
+ * Never throws: an unanswerable Redis counts as "none up".
  */
-export type WorkerAvailability = (runtime: string) => Promise<boolean>;
+export type WorkerAvailability = (capability: { slug: string; runtime: string }) => Promise<boolean>;
 
 /**
  * The RunRecord of a stored run; Redis is asked whether a worker of its runtime is up only where the
  * answer shows (a queued or retrying `requires_worker` run: waiting_for_runtime, status_message).
  */
 export async function runRecordOf(row: RunRecordRow, workerUp: WorkerAvailability): Promise<RunRecord> {
-  const up = needsWorkerCheck(row) ? await workerUp(row.runtime) : undefined;
+  const up = needsWorkerCheck(row) ? await workerUp({ slug: row.slug, runtime: row.runtime }) : undefined;
   return toRunRecord(row, { workerUp: up });
 }
 

@@ -84,7 +84,7 @@ export async function quoteCapability(deps: QuoteDeps, command: QuoteCommand): P
     price_detail: price.detail,
   });
   const runtime = record.execution.runtime;
-  const workerAvailable = await deps.workerUp(runtime);
+  const workerAvailable = await deps.workerUp({ slug: command.slug, runtime });
   const execution: QuoteExecution = {
     effective_status: status,
     runtime,

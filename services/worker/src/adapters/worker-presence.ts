@@ -1,5 +1,5 @@
 import type { Bus } from '@svc/bus';
-import { heldRunsKey, runtimeWorkersKey } from '@svc/contracts';
+import { capabilityWorkersKey, heldRunsKey, runtimeWorkersKey } from '@svc/contracts';
 import type { PresenceStore } from '../domain/heartbeat';
 import { waitForReady } from './redis-ready';
 
@@ -10,7 +10,9 @@ import { waitForReady } from './redis-ready';
  *   HeartbeatValue with a TTL (for operators: who is up, where, since when);
  * - one sorted set per runtime, `runtimeWorkersKey(prefix, runtime)`, member = worker id, score =
  *   when its heartbeat lapses (ms since the epoch). "Is a `browser` worker up?" is then one
- *   `ZCOUNT <key> <now> +inf` (the orchestrator's requires_worker check, spec §2.1), not a KEYS scan.
+ *   `ZCOUNT <key> <now> +inf`, not a KEYS scan; and likewise one per capability it serves,
+ *   `capabilityWorkersKey(prefix, slug)` (the orchestrator's requires_worker check, spec §2.1: a
+ *   pool of WORKER_CAPABILITIES serves only some of its runtime's capabilities).
  * A worker that dies without cleaning up disappears when its key expires and its score passes;
  * every beat also trims members whose score has passed, so dead workers do not pile up.
  */
@@ -36,21 +38,27 @@ export function createWorkerPresence(bus: Pick<Bus, 'redis' | 'prefix'>): Presen
       if (held.length > 0) pipeline.zadd(heldKey, ...held.flatMap((runId) => [beatMs + ttlMs, runId]));
       pipeline.zremrangebyscore(heldKey, '-inf', beatMs);
       pipeline.pexpire(heldKey, ttlMs);
-      for (const { runtime, value } of beats) {
-        const runtimeSet = runtimeWorkersKey(prefix, runtime);
-        pipeline.set(heartbeatKey(prefix, runtime, workerId), JSON.stringify(value), 'PX', ttlMs);
-        pipeline.zadd(runtimeSet, beatMs + ttlMs, workerId);
+      const live = (set: string) => {
+        pipeline.zadd(set, beatMs + ttlMs, workerId);
         // Members whose heartbeat lapsed (score <= now): workers that died without a ZREM.
-        pipeline.zremrangebyscore(runtimeSet, '-inf', beatMs);
-        // The set itself goes when no worker of the runtime has beaten for a TTL (no stale keys).
-        pipeline.pexpire(runtimeSet, ttlMs);
+        pipeline.zremrangebyscore(set, '-inf', beatMs);
+        // The set itself goes when no worker in it has beaten for a TTL (no stale keys).
+        pipeline.pexpire(set, ttlMs);
+      };
+      const capabilities = new Set<string>();
+      for (const { runtime, value } of beats) {
+        pipeline.set(heartbeatKey(prefix, runtime, workerId), JSON.stringify(value), 'PX', ttlMs);
+        live(runtimeWorkersKey(prefix, runtime));
+        for (const slug of Object.keys(value.slots)) capabilities.add(slug);
       }
+      for (const slug of capabilities) live(capabilityWorkersKey(prefix, slug));
       await pipeline.exec();
     },
-    async withdraw(workerId, runtimes) {
+    async withdraw(workerId, runtimes, capabilities) {
       const pipeline = redis.multi();
       pipeline.del(...runtimes.map((runtime) => heartbeatKey(prefix, runtime, workerId)));
       for (const runtime of runtimes) pipeline.zrem(runtimeWorkersKey(prefix, runtime), workerId);
+      for (const slug of capabilities) pipeline.zrem(capabilityWorkersKey(prefix, slug), workerId);
       await pipeline.exec();
     },
   };

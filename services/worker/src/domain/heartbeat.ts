@@ -35,8 +35,9 @@ export interface PresenceStore {
   /** Resolves when the store takes commands, or after `maxWaitMs` (a beat may then fail: logged). */
   waitUntilReady(maxWaitMs: number): Promise<void>;
   /**
-   * One beat: each runtime's value stored for `ttlMs`, the worker live in each runtime's set until
-   * `beatMs + ttlMs`, members that lapsed before `beatMs` dropped. Rejects when the store is down.
+   * One beat: each runtime's value stored for `ttlMs`, the worker live in each runtime's set and in
+   * the set of each capability it serves (the keys of its values' `slots`) until `beatMs + ttlMs`,
+   * members that lapsed before `beatMs` dropped. Rejects when the store is down.
    */
   announce(
     workerId: string,
@@ -47,7 +48,7 @@ export interface PresenceStore {
     ttlMs: number,
   ): Promise<void>;
   /** Removes the worker's values and memberships (a clean shutdown is visible at once). */
-  withdraw(workerId: string, runtimes: readonly string[]): Promise<void>;
+  withdraw(workerId: string, runtimes: readonly string[], capabilities: readonly string[]): Promise<void>;
 }
 
 export interface HeartbeatOptions {
@@ -142,7 +143,7 @@ export async function startHeartbeat(options: HeartbeatOptions): Promise<Heartbe
         clearInterval(timer);
         await inFlight;
         try {
-          await presence.withdraw(workerId, runtimes);
+          await presence.withdraw(workerId, runtimes, Object.keys(options.slots));
         } catch (err) {
           // Store unreachable: the keys expire and the scores lapse on their own within the TTL.
           logger.warn({ worker_id: workerId, err: errorMessage(err) }, 'worker heartbeat keys not deleted');

@@ -31,8 +31,8 @@ export interface JobConsumerOptions {
   drainTimeoutMs: number;
   /** BullMQ lock and stalled-job settings of the capability queues (WORKER_LOCK_DURATION_MS, …). */
   stall: Pick<ProcessJobsOptions, 'lockDurationMs' | 'stalledIntervalMs' | 'maxStalledCount'>;
-  /** WORKER_RUNTIMES: capability queues are consumed only for runtimes this worker serves. */
-  runtimes: readonly string[];
+  /** WORKER_RUNTIMES and WORKER_CAPABILITIES: what this worker serves (servedCapabilities). */
+  serves: Serves;
   /**
    * The worker's parsed env: each capability's handler gets the values of its own env fields
    * (`<slug>/env.ts`, merged into the worker's env schema).
@@ -88,7 +88,7 @@ export async function startJobConsumers(bus: WorkerBus, options: JobConsumerOpti
     activeRuns: options.activeRuns,
     ...(options.observe === undefined ? {} : { observe: options.observe }),
   };
-  const served = servedCapabilities(options.runtimes);
+  const served = servedCapabilities(options.serves);
   // Every handler is built before the first consumer starts: a handler module that fails to load
   // stops start-up instead of leaving part of the queues unconsumed.
   const handlers = await Promise.all(served.map((capability) => loadHandler(capability, bus, options)));
@@ -127,17 +127,25 @@ export async function startJobConsumers(bus: WorkerBus, options: JobConsumerOpti
   };
 }
 
-/** The runnable capabilities of the runtimes this worker serves (each declares its runtime). */
-export function servedCapabilities(runtimes: readonly string[]): RunnableCapability[] {
-  return runnableCapabilities(CAPABILITIES).filter((capability) =>
-    runtimes.includes(capability.execution.runtime),
+/** What a worker serves: its runtimes, and of their capabilities the ones named (none named: all). */
+export interface Serves {
+  readonly runtimes: readonly string[];
+  readonly capabilities: readonly string[];
+}
+
+/** The runnable capabilities this worker serves (each declares its runtime). */
+export function servedCapabilities({ runtimes, capabilities }: Serves): RunnableCapability[] {
+  return runnableCapabilities(CAPABILITIES).filter(
+    (capability) =>
+      runtimes.includes(capability.execution.runtime) &&
+      (capabilities.length === 0 || capabilities.includes(capability.slug)),
   );
 }
 
 /** Runs of each served capability this process runs at once, by slug (announced with the heartbeat). */
-export function servedSlots(runtimes: readonly string[], slots: SlotSettings): Record<string, number> {
+export function servedSlots(serves: Serves, slots: SlotSettings): Record<string, number> {
   return Object.fromEntries(
-    servedCapabilities(runtimes).map((capability) => [
+    servedCapabilities(serves).map((capability) => [
       capability.slug,
       slotsFor(capability.slug, capability.workload, slots),
     ]),
