@@ -1,9 +1,9 @@
 import { ServiceUnavailableError } from '@svc/errors';
 import { memoryLogger } from '@svc/log';
-import { z } from 'zod';
-import { ANSWER_RESERVE_MS, type Bus, type BusCatalog, createBus, serveRpc, serviceClient } from '../src';
+import { ANSWER_RESERVE_MS, type Bus, createBus, serveRpc, serviceClient } from '../src';
 import { rpcRequestListKey } from '../src/names';
 import { busKeys, deletePrefix, redisUrl, uniquePrefix } from './helpers';
+import { relayCatalog } from './relay-catalog';
 
 /**
  * Deadline propagation over Redis (decisions TR3a): a handler's call to another service is bounded
@@ -12,26 +12,13 @@ import { busKeys, deletePrefix, redisUrl, uniquePrefix } from './helpers';
  * answered in time is the request's lack of time, worded without naming it.
  */
 
-const ping = {
-  request: z.object({}),
-  response: z.object({ service: z.string(), pid: z.number().int(), uptime_s: z.number() }),
-};
-const catalog = {
-  rpc: {
-    front: { ping, relay: { request: z.object({}), response: z.object({ ok: z.boolean() }) } },
-    back: { ping, hang: { request: z.object({}), response: z.object({ ok: z.boolean() }) } },
-  },
-  jobs: {},
-  events: {},
-} as const satisfies BusCatalog;
-
 const prefix = uniquePrefix('deadline');
 const { logger } = memoryLogger();
-let bus: Bus<typeof catalog>;
+let bus: Bus<typeof relayCatalog>;
 let release: () => void = () => {};
 
 beforeAll(async () => {
-  bus = createBus({ catalog, redisUrl, prefix, logger, encryptionKeys: busKeys });
+  bus = createBus({ catalog: relayCatalog, redisUrl, prefix, logger, encryptionKeys: busKeys });
   const back = serviceClient(bus, 'back', { timeoutMs: 30_000 });
   const front = serveRpc(bus, 'front', { relay: async () => back.hang({}) });
   await front.waitUntilReady();

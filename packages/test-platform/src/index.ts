@@ -10,7 +10,7 @@ export {
   type PlatformServicesOptions,
   startPlatformServices,
 } from './platform-services';
-export { type ReportBody, type RunDriver, runDriver } from './run-driver';
+export { PII_RESULT_OF_X, type ReportBody, type RunDriver, runDriver } from './run-driver';
 export {
   startTestPlatform,
   type TestClient,

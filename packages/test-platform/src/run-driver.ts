@@ -5,6 +5,14 @@ import type { RpcRequestInput, RunReport } from '@svc/contracts';
 import { pollUntil } from '@svc/testkit';
 import type { PlatformServices } from './platform-services';
 
+/** The result a worker reports for the PII capability's input `x` (nothing found). */
+export const PII_RESULT_OF_X = {
+  redacted_text: 'x',
+  findings: [],
+  counts: { email: 0, phone: 0, iban: 0, card: 0 },
+  characters: 1,
+};
+
 /** A worker's report without what the driver fills in (the run, its job, the attempt, the time). */
 export type ReportBody = RunReport extends infer R
   ? R extends RunReport

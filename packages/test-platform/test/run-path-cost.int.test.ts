@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StatementCounter } from '@svc/testkit';
 import { Client } from 'pg';
-import { runDriver, startTestPlatform, type TestPlatform } from '../src';
+import { PII_RESULT_OF_X, runDriver, startTestPlatform, type TestPlatform } from '../src';
 
 /**
  * What one operation of the run path costs in statements, commits and hops (issue 25: "a regression
@@ -15,13 +15,6 @@ import { runDriver, startTestPlatform, type TestPlatform } from '../src';
  */
 
 const CLIENT = { id: randomUUID(), name: 'cost' };
-/** A pii-redact result of the input `x` (nothing found), as its worker reports it. */
-const PII_RESULT = {
-  redacted_text: 'x',
-  findings: [],
-  counts: { email: 0, phone: 0, iban: 0, card: 0 },
-  characters: 1,
-};
 
 const counter = new StatementCounter();
 let platform: TestPlatform;
@@ -91,7 +84,7 @@ async function paidRun(): Promise<string> {
     ...job,
     attempt: job.attempt + 1,
     event: 'completed',
-    result: PII_RESULT,
+    result: PII_RESULT_OF_X,
     at: new Date().toISOString(),
   });
   await settled(runId);

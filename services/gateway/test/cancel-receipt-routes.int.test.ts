@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QuoteResponse, RunReceiptResponse, RunStartResponse, RunStatusResponse } from '@svc/contracts';
+import { PII_RESULT_OF_X } from '@svc/test-platform';
 import { pollUntil } from '@svc/testkit';
 import { type AppHarness, CLIENT_ID, OTHER_CLIENT_ID, startAppHarness } from './support/app-harness';
 import { errorOf, getRun, post, uniqueKey } from './support/run-requests';
@@ -9,14 +10,6 @@ import { errorOf, getRun, post, uniqueKey } from './support/run-requests';
  * the app factory and the real orchestrator and wallet handlers: status codes by cancel outcome,
  * owner-only reads, scopes, and what never reaches the orchestrator.
  */
-
-/** A pii-redact result of the input `x` (nothing found), as its worker reports it. */
-const PII_RESULT = {
-  redacted_text: 'x',
-  findings: [],
-  counts: { email: 0, phone: 0, iban: 0, card: 0 },
-  characters: 1,
-};
 
 describe('cancel and receipt routes (real orchestrator handlers)', () => {
   let app: AppHarness;
@@ -142,7 +135,7 @@ describe('cancel and receipt routes (real orchestrator handlers)', () => {
     it('200 RunReceiptResponse with the run, its quote and its ledger lines; no-store', async () => {
       const runId = await queuedRun();
       await app.runs.claim(CLIENT_ID, runId);
-      await app.runs.report(CLIENT_ID, runId, { event: 'completed', result: PII_RESULT });
+      await app.runs.report(CLIENT_ID, runId, { event: 'completed', result: PII_RESULT_OF_X });
       // The orchestrator settles a final run after answering its worker: the capture follows.
       const response = await pollUntil(async () => {
         const answer = await receipt(runId);

@@ -1,4 +1,5 @@
 import { QuoteResponse, RunStartResponse, RunStatusResponse } from '@svc/contracts';
+import { PII_RESULT_OF_X } from '@svc/test-platform';
 import { pollUntil } from '@svc/testkit';
 import { type AppHarness, CLIENT_ID, startAppHarness } from './support/app-harness';
 import { post, uniqueKey } from './support/run-requests';
@@ -12,13 +13,6 @@ import { post, uniqueKey } from './support/run-requests';
  */
 
 const PII_INPUT = { text: 'x' };
-/** A pii-redact result of the input `x` (nothing found), as its worker reports it. */
-const PII_RESULT = {
-  redacted_text: 'x',
-  findings: [],
-  counts: { email: 0, phone: 0, iban: 0, card: 0 },
-  characters: 1,
-};
 
 describe('Prefer: wait on the run routes', () => {
   let app: AppHarness;
@@ -57,7 +51,7 @@ describe('Prefer: wait on the run routes', () => {
   const completeWhileWaited = async (runId: string) => {
     await pollUntil(() => app.waiter.size > 0, { timeoutMs: 10_000 });
     await app.runs.claim(CLIENT_ID, runId);
-    await app.runs.report(CLIENT_ID, runId, { event: 'completed', result: PII_RESULT });
+    await app.runs.report(CLIENT_ID, runId, { event: 'completed', result: PII_RESULT_OF_X });
   };
 
   it('POST run: a run that ends within the wait is answered 200 with its result, Preference-Applied', async () => {
@@ -70,7 +64,7 @@ describe('Prefer: wait on the run routes', () => {
     expect(response.headers.get('location')).toBeNull();
     const body = RunStartResponse.parse(await response.json());
     expect(body).toMatchObject({ run_id: runId, status: 'completed', idempotent_replay: false });
-    expect(body.run).toMatchObject({ status: 'completed', result: PII_RESULT });
+    expect(body.run).toMatchObject({ status: 'completed', result: PII_RESULT_OF_X });
     expect(app.waiter.size).toBe(0);
   });
 
@@ -109,7 +103,7 @@ describe('Prefer: wait on the run routes', () => {
     expect(RunStatusResponse.parse(await response.json())).toMatchObject({
       run_id: runId,
       status: 'completed',
-      result: PII_RESULT,
+      result: PII_RESULT_OF_X,
     });
 
     const finished = await status(runId, 'wait=600');

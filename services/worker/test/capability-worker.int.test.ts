@@ -3,23 +3,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
-import { createRedis, enqueueJob, jobQueueName, publishEvent, type RpcServer } from '@svc/bus';
+import { enqueueJob, jobQueueName, publishEvent } from '@svc/bus';
 import { HtmlToPdfResult, type JobName, PiiRedactResult } from '@svc/capabilities';
 import type { RunReport } from '@svc/contracts';
-import { createLogger } from '@svc/log';
 import { FsObjectStore } from '@svc/storage';
-import {
-  createTestBus,
-  type FakeCtProviders,
-  pollUntil,
-  startFakeCtProviders,
-  type TestBus,
-  testRedisUrl,
-} from '@svc/testkit';
+import { pollUntil, testRedisUrl } from '@svc/testkit';
 import { Queue } from 'bullmq';
 import { countLiveWorkers } from '../src/adapters/worker-presence';
-import { FakeOrchestrator } from './support/fake-orchestrator';
 import { startWorkerChild, type WorkerChild } from './support/worker-child';
+import { startWorkerRig, type WorkerRig } from './support/worker-rig';
 
 // Real worker processes on a bus prefix of their own, the test playing the orchestrator: it
 // enqueues capability jobs, answers their claims and reports (support/fake-orchestrator.ts on
@@ -32,42 +24,27 @@ import { startWorkerChild, type WorkerChild } from './support/worker-child';
 const LOCK_MS = 2_000;
 const STALLED_INTERVAL_MS = 1_000;
 
-let testBus: TestBus;
-let fakes: FakeCtProviders;
-let orchestratorServer: RpcServer;
-let redis: ReturnType<typeof createRedis>;
+let rig: WorkerRig;
 const queues: Queue[] = [];
 const children: WorkerChild[] = [];
-const orchestrator = new FakeOrchestrator();
 let storageDir: string;
 
 beforeAll(async () => {
   storageDir = await mkdtemp(path.join(tmpdir(), 'capw-objects-'));
-  testBus = createTestBus('capw');
-  redis = createRedis(testRedisUrl(), {
-    role: 'worker',
-    name: 'capability-worker-test',
-    logger: createLogger({ service: 'capability-worker-test', level: 'silent' }),
-  });
-  fakes = await startFakeCtProviders();
-  orchestratorServer = orchestrator.serve(testBus.bus);
-  await orchestratorServer.waitUntilReady();
+  rig = await startWorkerRig('capw');
 });
 
 afterAll(async () => {
   await Promise.all(children.map((child) => child.stop(2_000)));
-  await orchestratorServer?.close();
-  await fakes?.close();
   await Promise.all(queues.map((queue) => queue.close()));
-  await redis?.quit();
-  await testBus?.close();
+  await rig?.close();
   if (storageDir) await rm(storageDir, { recursive: true, force: true });
 });
 
 async function startWorker(runtimes: string): Promise<WorkerChild> {
   const child = await startWorkerChild({
     REDIS_URL: testRedisUrl(),
-    BUS_PREFIX: testBus.prefix,
+    BUS_PREFIX: rig.testBus.prefix,
     HEALTH_PORT: '0',
     WORKER_RUNTIMES: runtimes,
     WORKER_CONCURRENCY: '2',
@@ -76,8 +53,8 @@ async function startWorker(runtimes: string): Promise<WorkerChild> {
     WORKER_LOCK_DURATION_MS: String(LOCK_MS),
     WORKER_STALLED_INTERVAL_MS: String(STALLED_INTERVAL_MS),
     WORKER_MAX_STALLED_COUNT: '2',
-    CRT_SH_URL: fakes.crtShUrl,
-    CERTSPOTTER_URL: fakes.certSpotterUrl,
+    CRT_SH_URL: rig.fakes.crtShUrl,
+    CERTSPOTTER_URL: rig.fakes.certSpotterUrl,
     CRT_PROVIDER_TIMEOUT_MS: '60000',
     CRT_PROVIDER_ATTEMPTS: '1',
     CRT_RUN_DEADLINE_MS: '120000',
@@ -89,7 +66,7 @@ async function startWorker(runtimes: string): Promise<WorkerChild> {
 }
 
 function queueOf(name: JobName): Queue {
-  const queue = new Queue(jobQueueName(name), { connection: redis, prefix: testBus.prefix });
+  const queue = new Queue(jobQueueName(name), { connection: rig.redis, prefix: rig.testBus.prefix });
   queues.push(queue);
   return queue;
 }
@@ -102,15 +79,15 @@ function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | unde
 
 /** `<event>-<attempt>` of each report of a run, in order. */
 const reportIds = (runId: string) =>
-  orchestrator.reportsOf(runId).map((report) => `${report.event}-${report.attempt}`);
+  rig.orchestrator.reportsOf(runId).map((report) => `${report.event}-${report.attempt}`);
 const reportFor = (runId: string, event: RunReport['event']) =>
   waitFor(`a ${event} report of ${runId}`, () =>
-    orchestrator.reportsOf(runId).find((report) => report.event === event),
+    rig.orchestrator.reportsOf(runId).find((report) => report.event === event),
   );
 /** Waits until the run's job has claimed it `count` times (each claim is an attempt started). */
 const claimed = (runId: string, count = 1) =>
   waitFor(`claim ${count} of ${runId}`, () =>
-    orchestrator.claimsOf(runId).length >= count ? true : undefined,
+    rig.orchestrator.claimsOf(runId).length >= count ? true : undefined,
   );
 
 async function finishedJob(queue: Queue, runId: string) {
@@ -122,11 +99,11 @@ async function finishedJob(queue: Queue, runId: string) {
 
 /** A crt run whose providers never answer: it runs until cancelled. */
 async function startHangingCrtRun(): Promise<string> {
-  fakes.setBehaviour('crt.sh', 'hang');
-  fakes.setBehaviour('certspotter', 'hang');
+  rig.fakes.setBehaviour('crt.sh', 'hang');
+  rig.fakes.setBehaviour('certspotter', 'hang');
   const runId = randomUUID();
   await enqueueJob(
-    testBus.bus,
+    rig.testBus.bus,
     'capability.crt',
     { run_id: runId, apex: `hang-${runId.slice(0, 8)}.com`, include_first_seen: false, limit: 10 },
     { jobId: `run-${runId}-1` },
@@ -150,7 +127,7 @@ describe('worker processes: generic capability jobs', () => {
     const runId = randomUUID();
     const text = 'Mail jane.doe@example.com or call +44 20 7946 0958.';
     await enqueueJob(
-      testBus.bus,
+      rig.testBus.bus,
       'capability.pii-redact',
       { run_id: runId, input: { text } },
       { jobId: `run-${runId}-1` },
@@ -163,14 +140,14 @@ describe('worker processes: generic capability jobs', () => {
     expect(result.characters).toBe([...text].length);
     expect(completed.attempt).toBe(1);
     expect(reportIds(runId)).toEqual(['completed-1']);
-    expect(orchestrator.claimsOf(runId)).toEqual([{ run_id: runId, job_id: `run-${runId}-1` }]);
+    expect(rig.orchestrator.claimsOf(runId)).toEqual([{ run_id: runId, job_id: `run-${runId}-1` }]);
   });
 
   it('skips a job whose claim is refused, without any report', async () => {
     const runId = randomUUID();
-    orchestrator.refuse(runId, 'cancelled');
+    rig.orchestrator.refuse(runId, 'cancelled');
     await enqueueJob(
-      testBus.bus,
+      rig.testBus.bus,
       'capability.pii-redact',
       { run_id: runId, input: { text: 'nothing to see' } },
       { jobId: `run-${runId}-1` },
@@ -184,7 +161,7 @@ describe('worker processes: generic capability jobs', () => {
   it('aborts an active job on run.cancel-requested; a cancelled report follows', async () => {
     const runId = await startHangingCrtRun();
     await claimed(runId);
-    await publishEvent(testBus.bus, 'run.cancel-requested', { run_id: runId });
+    await publishEvent(rig.testBus.bus, 'run.cancel-requested', { run_id: runId });
     const cancelled = await reportFor(runId, 'cancelled');
     expect(cancelled.attempt).toBe(1);
     const queue = crtQueue();
@@ -204,17 +181,17 @@ describe('worker processes: generic capability jobs', () => {
     expect(reportIds(runId)).toEqual([]);
     // At most lock + stall interval after the kill (plus start-up of the successor and slack).
     expect(Date.now() - killedAt).toBeLessThan(LOCK_MS + STALLED_INTERVAL_MS + 15_000);
-    await publishEvent(testBus.bus, 'run.cancel-requested', { run_id: runId });
+    await publishEvent(rig.testBus.bus, 'run.cancel-requested', { run_id: runId });
     expect((await reportFor(runId, 'cancelled')).attempt).toBe(2);
     nodeWorker = successor;
   });
 
   it('a browser worker renders html-to-pdf with chromium and announces the browser runtime', async () => {
     await startWorker('browser');
-    expect(await countLiveWorkers(redis, testBus.prefix, 'browser')).toBe(1);
+    expect(await countLiveWorkers(rig.redis, rig.testBus.prefix, 'browser')).toBe(1);
     const runId = randomUUID();
     await enqueueJob(
-      testBus.bus,
+      rig.testBus.bus,
       'capability.html-to-pdf',
       {
         run_id: runId,

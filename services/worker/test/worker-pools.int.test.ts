@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createRedis, enqueueJob, jobQueueName, type RpcServer } from '@svc/bus';
+import { enqueueJob, jobQueueName } from '@svc/bus';
 import { capabilityWorkersKey } from '@svc/contracts';
-import { createLogger } from '@svc/log';
-import {
-  createTestBus,
-  type FakeCtProviders,
-  pollUntil,
-  startFakeCtProviders,
-  type TestBus,
-  testRedisUrl,
-} from '@svc/testkit';
+import { pollUntil, testRedisUrl } from '@svc/testkit';
 import { Queue } from 'bullmq';
-import { FakeOrchestrator } from './support/fake-orchestrator';
 import { startWorkerChild, type WorkerChild } from './support/worker-child';
+import { startWorkerRig, type WorkerRig } from './support/worker-rig';
 
 /**
  * Worker pools (issue 25 item 6): two real worker processes of the same runtime, one started with
@@ -22,44 +14,29 @@ import { startWorkerChild, type WorkerChild } from './support/worker-child';
  * other pool is not touched. The test plays the orchestrator (claims and reports).
  */
 
-let testBus: TestBus;
-let fakes: FakeCtProviders;
-let orchestratorServer: RpcServer;
-let redis: ReturnType<typeof createRedis>;
+let rig: WorkerRig;
 const children: WorkerChild[] = [];
-const orchestrator = new FakeOrchestrator();
 
 beforeAll(async () => {
-  testBus = createTestBus('pools');
-  redis = createRedis(testRedisUrl(), {
-    role: 'worker',
-    name: 'worker-pools-test',
-    logger: createLogger({ service: 'worker-pools-test', level: 'silent' }),
-  });
-  fakes = await startFakeCtProviders();
-  orchestratorServer = orchestrator.serve(testBus.bus);
-  await orchestratorServer.waitUntilReady();
+  rig = await startWorkerRig('pools');
 });
 
 afterAll(async () => {
   await Promise.all(children.map((child) => child.stop(2_000)));
-  await orchestratorServer?.close();
-  await fakes?.close();
-  await redis?.quit();
-  await testBus?.close();
+  await rig?.close();
 });
 
 async function startPool(capabilities: string): Promise<WorkerChild> {
   const child = await startWorkerChild({
     REDIS_URL: testRedisUrl(),
-    BUS_PREFIX: testBus.prefix,
+    BUS_PREFIX: rig.testBus.prefix,
     HEALTH_PORT: '0',
     WORKER_RUNTIMES: 'node',
     WORKER_CAPABILITIES: capabilities,
     LOG_LEVEL: 'info',
     SHUTDOWN_TIMEOUT_MS: '5000',
-    CRT_SH_URL: fakes.crtShUrl,
-    CERTSPOTTER_URL: fakes.certSpotterUrl,
+    CRT_SH_URL: rig.fakes.crtShUrl,
+    CERTSPOTTER_URL: rig.fakes.certSpotterUrl,
   });
   children.push(child);
   return child;
@@ -67,10 +44,10 @@ async function startPool(capabilities: string): Promise<WorkerChild> {
 
 /** Workers whose heartbeat in the capability's set has not lapsed (the orchestrator's check). */
 const serving = (slug: string) =>
-  redis.zcount(capabilityWorkersKey(testBus.prefix, slug), Date.now(), '+inf');
+  rig.redis.zcount(capabilityWorkersKey(rig.testBus.prefix, slug), Date.now(), '+inf');
 
 const completed = (runId: string) =>
-  pollUntil(() => orchestrator.reportsOf(runId).some((report) => report.event === 'completed'), {
+  pollUntil(() => rig.orchestrator.reportsOf(runId).some((report) => report.event === 'completed'), {
     what: `a completed report of ${runId}`,
     timeoutMs: 30_000,
     intervalMs: 50,
@@ -84,14 +61,14 @@ it('each pool takes only its capabilities; one is scaled up without touching the
 
   const piiRun = randomUUID();
   await enqueueJob(
-    testBus.bus,
+    rig.testBus.bus,
     'capability.pii-redact',
     { run_id: piiRun, input: { text: 'Mail jane@example.com' } },
     { jobId: `run-${piiRun}-1` },
   );
   const crtRun = randomUUID();
   await enqueueJob(
-    testBus.bus,
+    rig.testBus.bus,
     'capability.crt',
     { run_id: crtRun, apex: `pools-${crtRun.slice(0, 8)}.com`, include_first_seen: false, limit: 10 },
     { jobId: `run-${crtRun}-1` },
@@ -99,19 +76,19 @@ it('each pool takes only its capabilities; one is scaled up without touching the
   // The crt pool works (its job is done) while the pii-redact job, which it does not serve, waits.
   await completed(crtRun);
   const piiQueue = new Queue(jobQueueName('capability.pii-redact'), {
-    connection: redis,
-    prefix: testBus.prefix,
+    connection: rig.redis,
+    prefix: rig.testBus.prefix,
   });
   try {
     expect(await piiQueue.getJobState(`run-${piiRun}-1`)).toBe('waiting');
-    expect(orchestrator.claimsOf(piiRun)).toEqual([]);
+    expect(rig.orchestrator.claimsOf(piiRun)).toEqual([]);
 
     // Scaling the pii-redact pool up: its job is taken; the crt pool is the same process as before.
     await startPool('pii-redact');
     expect(await serving('pii-redact')).toBe(1);
     await completed(piiRun);
     expect(await serving('crt')).toBe(1);
-    expect(orchestrator.claimsOf(crtRun)).toHaveLength(1);
+    expect(rig.orchestrator.claimsOf(crtRun)).toHaveLength(1);
     expect(crtPool.output.join('\n')).not.toContain(piiRun);
   } finally {
     await piiQueue.close();

@@ -1,31 +1,15 @@
 import { ServiceUnavailableError } from '@svc/errors';
-import { z } from 'zod';
-import type { BusCatalog } from '../catalog';
+import { relayCatalog } from '../../test/relay-catalog';
 import { serviceClient } from '../service-client';
 import { ANSWER_RESERVE_MS, callTimeout, withRequestDeadline } from './deadline';
 import { createInMemoryRpc } from './in-memory-transport';
-
-const ping = {
-  request: z.object({}),
-  response: z.object({ service: z.string(), pid: z.number().int(), uptime_s: z.number() }),
-};
-
-/** A front service whose `relay` calls `back.hang`, as the orchestrator calls the wallet. */
-const catalog = {
-  rpc: {
-    front: { ping, relay: { request: z.object({}), response: z.object({ ok: z.boolean() }) } },
-    back: { ping, hang: { request: z.object({}), response: z.object({ ok: z.boolean() }) } },
-  },
-  jobs: {},
-  events: {},
-} as const satisfies BusCatalog;
 
 const BACK_TIMEOUT_MS = 30_000;
 
 describe('deadline propagation', () => {
   /** front.relay calls back.hang with a 30 s timeout; the caller gives front RESERVE + 300 ms. */
   function relay(backDown: boolean) {
-    const rpc = createInMemoryRpc(catalog);
+    const rpc = createInMemoryRpc(relayCatalog);
     let release: () => void = () => {};
     const hanging = new Promise<void>((resolve) => {
       release = resolve;

@@ -14,7 +14,7 @@ export function runtimeWorkersKey(prefix: string, runtime: string): string {
 /**
  * Workers up per capability (issue 25: pools that serve chosen capabilities, WORKER_CAPABILITIES):
  * the same sorted set as runtimeWorkersKey, one per capability a worker consumes the queue of. "Can a
- * worker take an html-to-pdf run?" is `ZCOUNT <key> <now> +inf` > 0.
+ * worker take a run of this capability?" is `ZCOUNT <key> <now> +inf` > 0.
  */
 export function capabilityWorkersKey(prefix: string, slug: string): string {
   return `${prefix}:capability-workers:${slug}`;

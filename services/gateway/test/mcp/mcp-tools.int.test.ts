@@ -3,6 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { QuoteResponse } from '@svc/contracts';
 import { ServiceUnavailableError } from '@svc/errors';
+import { PII_RESULT_OF_X } from '@svc/test-platform';
 import { sleep } from '@svc/testkit';
 import { z } from 'zod';
 import { type AppHarness, CLIENT_ID, startAppHarness } from '../support/app-harness';
@@ -14,13 +15,6 @@ import { callTool, connectMcp, firstText, TOOL_NAMES } from './mcp-client';
  * gateway app over the services' real handlers in this process: each tool answers what its REST twin
  * does.
  */
-/** A pii-redact result of the input `x` (nothing found), as its worker reports it. */
-const PII_RESULT = {
-  redacted_text: 'x',
-  findings: [],
-  counts: { email: 0, phone: 0, iban: 0, card: 0 },
-  characters: 1,
-};
 
 describe('MCP tools (app harness)', () => {
   let app: AppHarness;
@@ -237,7 +231,7 @@ describe('MCP tools (app harness)', () => {
       await sleep(200);
       await app.runs.claim(CLIENT_ID, quoteId);
       await sleep(1_300);
-      await app.runs.report(CLIENT_ID, quoteId, { event: 'completed', result: PII_RESULT });
+      await app.runs.report(CLIENT_ID, quoteId, { event: 'completed', result: PII_RESULT_OF_X });
     })();
     const result = await client.callTool(
       {

@@ -37,6 +37,13 @@ if holder == false or holder == ARGV[1] then
 end
 return 0`;
 
+/** One queue's figures at a scrape. */
+interface QueueFigures {
+  queue: string;
+  waiting: number;
+  oldestSeconds: number;
+}
+
 export interface QueueMetricsOptions {
   /** Unique per process (default random). */
   instanceId?: string;
@@ -103,26 +110,27 @@ export function registerQueueMetrics(
     return pending;
   };
 
-  const waiting: Gauge<'queue'> = new Gauge({
-    name: 'svc_queue_waiting_jobs',
-    help: 'Jobs waiting in a capability queue for a worker (one exporting orchestrator per platform).',
-    labelNames: ['queue'] as const,
-    registers: [registry],
-    async collect() {
-      const figures = await shared();
-      waiting.reset();
-      for (const figure of figures ?? []) waiting.set({ queue: figure.queue }, figure.waiting);
-    },
-  });
-  const oldest: Gauge<'queue'> = new Gauge({
-    name: 'svc_queue_oldest_waiting_seconds',
-    help: 'How long the oldest job waiting in a capability queue has waited, s (0: none waits).',
-    labelNames: ['queue'] as const,
-    registers: [registry],
-    async collect() {
-      const figures = await shared();
-      oldest.reset();
-      for (const figure of figures ?? []) oldest.set({ queue: figure.queue }, figure.oldestSeconds);
-    },
-  });
+  const gauge = (name: string, help: string, value: (figure: QueueFigures) => number) => {
+    const metric: Gauge<'queue'> = new Gauge({
+      name,
+      help,
+      labelNames: ['queue'] as const,
+      registers: [registry],
+      async collect() {
+        const figures = await shared();
+        metric.reset();
+        for (const figure of figures ?? []) metric.set({ queue: figure.queue }, value(figure));
+      },
+    });
+  };
+  gauge(
+    'svc_queue_waiting_jobs',
+    'Jobs waiting in a capability queue for a worker (one exporting orchestrator per platform).',
+    (figure) => figure.waiting,
+  );
+  gauge(
+    'svc_queue_oldest_waiting_seconds',
+    'How long the oldest job waiting in a capability queue has waited, s (0: none waits).',
+    (figure) => figure.oldestSeconds,
+  );
 }
