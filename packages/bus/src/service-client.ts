@@ -2,7 +2,7 @@ import { formatZodError } from '@svc/errors';
 import type { z } from 'zod';
 import type { Bus } from './bus';
 import { type BusCatalog, catalogEntry, type RpcMethod, type RpcMethods, type RpcServiceOf } from './catalog';
-import { callTimeout } from './rpc/deadline';
+import { callTimeout, propagateDeadlines } from './rpc/deadline';
 import { InMemoryRpc } from './rpc/in-memory-transport';
 import { redisTransport } from './rpc/redis-transport';
 import type { RpcTransport } from './rpc/transport';
@@ -55,6 +55,7 @@ export function serviceClient<C extends BusCatalog, S extends RpcServiceOf<C>>(
   options: ServiceClientOptions<C['rpc'][S]>,
 ): ServiceClient<C, S> {
   if (!Object.hasOwn(via.catalog.rpc, service)) throw new TypeError(`unknown RPC service ${service}`);
+  propagateDeadlines();
   const transport = via instanceof InMemoryRpc ? via.transport : redisTransport(via);
   return methodsClient(transport, service, catalogEntry<C['rpc'], S>(via.catalog.rpc, service), options);
 }

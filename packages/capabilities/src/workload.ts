@@ -6,8 +6,10 @@
  *
  * - `io`: the run mostly waits on something else (crt on CT providers): many at once.
  * - `cpu`: the run computes on the worker's event loop (pii-redact, csv-profile, pdf-extract-text,
- *   image-thumbnail): about one per core, a few more being no faster (they only wait for the core);
- *   more processes, not more slots, use more cores.
+ *   image-thumbnail): two per core. Each run also waits on its claim and report round trips, during
+ *   which the core would idle with one: measured on pii-redact, 2 slots on 2 cores left runs
+ *   finishing 5.4 s after their start (p50) under load, 4 slots 2.3 s. More processes, not more
+ *   slots, use more cores.
  * - `browser`: the run holds a browser context (html-to-pdf): each costs tens of MB and a renderer.
  */
 export type Workload = 'io' | 'cpu' | 'browser';
@@ -16,6 +18,8 @@ export const WORKLOADS: readonly Workload[] = ['io', 'cpu', 'browser'];
 
 /** Runs of an `io` capability one process has at once by default. */
 export const IO_SLOTS = 64;
+/** Runs of a `cpu` capability one process has at once per core by default. */
+export const CPU_SLOTS_PER_CORE = 2;
 /** Browser renders one process has at once by default. */
 export const BROWSER_SLOTS = 2;
 
@@ -25,7 +29,7 @@ export function defaultSlots(workload: Workload, cores: number): number {
     case 'io':
       return IO_SLOTS;
     case 'cpu':
-      return Math.max(1, Math.floor(cores));
+      return CPU_SLOTS_PER_CORE * Math.max(1, Math.floor(cores));
     case 'browser':
       return BROWSER_SLOTS;
   }

@@ -122,7 +122,7 @@ export const WorkerEnv = z
     WORKER_CONCURRENCY: intInRange(1, 1_000)
       .optional()
       .describe(
-        "Jobs one worker process runs at once per queue, for every capability; unset: each capability's workload default (io 64, cpu one per core, browser 2).",
+        "Jobs one worker process runs at once per queue, for every capability; unset: each capability's workload default (io 64, cpu two per core, browser 2).",
       ),
     WORKER_SLOTS: slots.describe(
       'Comma list of `slug=N`: runs of that capability one worker process runs at once (e.g. `crt=128,pii-redact=1`), over WORKER_CONCURRENCY and the workload default.',

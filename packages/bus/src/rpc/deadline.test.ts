@@ -1,7 +1,7 @@
 import { ServiceUnavailableError } from '@svc/errors';
 import { relayCatalog } from '../../test/relay-catalog';
 import { serviceClient } from '../service-client';
-import { ANSWER_RESERVE_MS, callTimeout, withRequestDeadline } from './deadline';
+import { ANSWER_RESERVE_MS, callTimeout, propagateDeadlines, withRequestDeadline } from './deadline';
 import { createInMemoryRpc } from './in-memory-transport';
 
 const BACK_TIMEOUT_MS = 30_000;
@@ -51,6 +51,7 @@ describe('deadline propagation', () => {
   });
 
   it('leaves a call outside any handler, or past its deadline, with its own timeout', async () => {
+    propagateDeadlines();
     const now = 1_000_000;
     const own = (timeoutMs: number) => ({ timeoutMs, bounded: false });
     expect(callTimeout(3_000, now)).toEqual(own(3_000));

@@ -32,9 +32,22 @@ export const NESTED_CALL_MARGIN_MS = 1_000;
  */
 export const ANSWER_RESERVE_MS = NESTED_CALL_MARGIN_MS / 2;
 
+/**
+ * Whether this process makes RPC calls at all (it made a serviceClient). Until it does, handlers
+ * run without the store: with one active, Node 20 tracks the context of every promise (about
+ * 0.15 µs per awaited promise, measured alone; in the pii bench it stayed within the noise), a cost
+ * only a process with calls to bound needs to pay (the wallet and the registry call no one).
+ */
+let propagating = false;
+
+/** Called by serviceClient: from now on, handlers of this process run with their deadline. */
+export function propagateDeadlines(): void {
+  propagating = true;
+}
+
 /** Runs `handler` with `deadline` (epoch ms) as the deadline its nested calls are bounded by. */
 export function withRequestDeadline<T>(deadline: number, handler: () => Promise<T>): Promise<T> {
-  return requestDeadline.run(deadline, handler);
+  return propagating ? requestDeadline.run(deadline, handler) : handler();
 }
 
 /**

@@ -4,10 +4,10 @@ import { slotsFor } from './slots';
 describe('slotsFor (WORKER_SLOTS over WORKER_CONCURRENCY over the workload)', () => {
   const none = { perCapability: {}, everyQueue: undefined, cores: 2 };
 
-  it('gives each workload its default: io many, cpu one per core, browser a few', () => {
+  it('gives each workload its default: io many, cpu two per core, browser a few', () => {
     expect(slotsFor('crt', 'io', none)).toBe(IO_SLOTS);
-    expect(slotsFor('pii-redact', 'cpu', none)).toBe(2);
-    expect(slotsFor('pii-redact', 'cpu', { ...none, cores: 8 })).toBe(8);
+    expect(slotsFor('pii-redact', 'cpu', none)).toBe(4);
+    expect(slotsFor('pii-redact', 'cpu', { ...none, cores: 8 })).toBe(16);
     expect(slotsFor('html-to-pdf', 'browser', none)).toBe(BROWSER_SLOTS);
   });
 
