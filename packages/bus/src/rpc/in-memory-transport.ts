@@ -7,7 +7,7 @@ import { answerRequest, thrownReply } from './answer';
 import { decodeReply, errorReply, okReply, type RpcReply } from './envelope';
 import type { ServiceHandlers } from './server';
 import {
-  deadlineSpentError,
+  callTimedOut,
   type OutgoingCall,
   type RpcTransport,
   timedOutError,
@@ -153,7 +153,8 @@ export class InMemoryRpc<C extends BusCatalog> {
     return taken?.fault;
   }
 
-  private async send({ service, method, request, timeoutMs, bounded }: OutgoingCall): Promise<unknown> {
+  private async send(call: OutgoingCall): Promise<unknown> {
+    const { service, method, request, timeoutMs } = call;
     this.recorded.push({ service, method, request });
     let raw: unknown;
     try {
@@ -169,8 +170,7 @@ export class InMemoryRpc<C extends BusCatalog> {
     const reply = await withinDeadline(this.reply(answer, fault, service, method, raw, context), timeoutMs);
     // The handler took the call (a service that is down never does): as over Redis, a bounded call
     // it had not answered by the deadline does not name it (deadline.ts).
-    if (reply === undefined)
-      throw (bounded === true ? deadlineSpentError : timedOutError)(service, timeoutMs);
+    if (reply === undefined) throw callTimedOut(call, true);
     const decoded = decodeReply(wireCopy(reply));
     if (!decoded) throw unavailableError(service);
     if (!decoded.ok) throw decoded.error;

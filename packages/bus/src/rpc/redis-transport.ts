@@ -8,13 +8,7 @@ import { sealingContext } from '../sealing';
 import { decodeReply } from './envelope';
 import { type CallOutcome, type ReplyRouter, replyRouter } from './replies';
 import { pushRequest } from './requests';
-import {
-  deadlineSpentError,
-  type OutgoingCall,
-  type RpcTransport,
-  timedOutError,
-  unavailableError,
-} from './transport';
+import { callTimedOut, type OutgoingCall, type RpcTransport, unavailableError } from './transport';
 import type { RequestMessage, SealedRequest } from './wire';
 
 const transports = new WeakMap<Bus, RpcTransport>();
@@ -64,7 +58,8 @@ function createRedisTransport(bus: Bus): RpcTransport {
 
   return {
     logger: internals.logger,
-    async send({ service, method, request, timeoutMs, bounded }: OutgoingCall): Promise<unknown> {
+    async send(call: OutgoingCall): Promise<unknown> {
+      const { service, method, request, timeoutMs, bounded } = call;
       const deadline = Date.now() + timeoutMs;
       const id = randomUUID();
 
@@ -119,10 +114,7 @@ function createRedisTransport(bus: Bus): RpcTransport {
       if (result.kind === 'timeout') {
         // A bounded call's request still in the list was never taken (the service is down or has no
         // free slot): withdrawn, and the service named. One it took: the deadline's fault (deadline.ts).
-        if (bounded === true && !(await withdrawn(internals.redis, listKey, text))) {
-          throw deadlineSpentError(service, timeoutMs);
-        }
-        throw timedOutError(service, timeoutMs);
+        throw callTimedOut(call, bounded === true && !(await withdrawn(internals.redis, listKey, text)));
       }
       if (result.kind === 'lost') {
         warnOutage({ service, method, err: result.reason }, 'rpc: reply lost');

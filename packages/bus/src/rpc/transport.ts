@@ -45,6 +45,19 @@ export function deadlineSpentError(service: string, timeoutMs: number): ServiceU
   );
 }
 
+/**
+ * The 503 of a call that got no answer by its deadline: deadlineSpentError when the call was bounded
+ * by the request's deadline and the service took it (it was up), timedOutError otherwise.
+ */
+export function callTimedOut(
+  { service, timeoutMs, bounded }: Pick<OutgoingCall, 'service' | 'timeoutMs' | 'bounded'>,
+  taken: boolean,
+): ServiceUnavailableError {
+  return bounded === true && taken
+    ? deadlineSpentError(service, timeoutMs)
+    : timedOutError(service, timeoutMs);
+}
+
 /** The 503 of a call that could not be sent or whose answer is unusable. */
 export function unavailableError(service: string, cause?: unknown): ServiceUnavailableError {
   return new ServiceUnavailableError(`${service} service is unavailable`, { cause });
