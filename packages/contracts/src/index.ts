@@ -208,7 +208,12 @@ export {
   operationPath,
   type ParameterSchema,
 } from './openapi/operation-types';
-export { PREFER_WAIT_MAX_SECONDS, PreferenceAppliedHeader, PreferWaitHeader } from './openapi/prefer-wait';
+export {
+  PREFER_WAIT_MAX_SECONDS,
+  type PreferenceApplied,
+  PreferenceAppliedHeader,
+  PreferWaitHeader,
+} from './openapi/prefer-wait';
 export { RunHeaders } from './openapi/quote-run-operations';
 export {
   isRateLimitBudget,

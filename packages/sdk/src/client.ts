@@ -88,7 +88,8 @@ export interface WaitOptions {
   onProgress?: (event: ProgressEvent) => void;
   /**
    * ms between two status reads when the gateway does not wait for the run itself (default 500).
-   * Against a gateway that honours `Prefer: wait`, each read waits up to 55 s for the run to end.
+   * Against a gateway that honours `Prefer: wait`, each read waits for the run to end: up to 5 s
+   * while it is queued, 55 s once it runs.
    */
   pollIntervalMs?: number;
 }

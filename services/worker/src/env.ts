@@ -11,22 +11,40 @@ import {
 import { refineStorageEnv, storageEnv } from '@svc/storage';
 import { z } from 'zod';
 
-/** `slug=N` pairs of WORKER_SLOTS: runnable capabilities of the catalog, 1..1000 each. */
+/** The runnable capabilities of the catalog, each with its runtime: what WORKER_SLOTS and WORKER_CAPABILITIES may name. */
+const RUNNABLE_RUNTIMES: ReadonlyMap<string, string> = new Map(
+  runnableCapabilities(CAPABILITIES).map((capability) => [capability.slug, capability.execution.runtime]),
+);
+const RUNNABLE_LIST = [...RUNNABLE_RUNTIMES.keys()].join(', ');
+
+/** The items of a comma list, trimmed, blanks dropped. */
+function commaItems(text: string): string[] {
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/** `slug=N` pairs of WORKER_SLOTS: runnable capabilities, each once, 1..1000 each. */
 const slots = z
   .string()
   .default('')
   .transform((text, ctx) => {
-    const runnable = new Set(runnableCapabilities(CAPABILITIES).map((capability) => capability.slug));
     const parsed: Record<string, number> = {};
-    for (const item of text.split(',').map((part) => part.trim())) {
-      if (item === '') continue;
+    for (const item of commaItems(text)) {
       const match = /^([a-z0-9-]+)=(\d{1,4})$/.exec(item);
       const slug = match?.[1];
       const count = Number(match?.[2]);
-      if (slug === undefined || !runnable.has(slug) || count < 1 || count > 1_000 || slug in parsed) {
+      if (
+        slug === undefined ||
+        !RUNNABLE_RUNTIMES.has(slug) ||
+        count < 1 ||
+        count > 1_000 ||
+        slug in parsed
+      ) {
         ctx.addIssue({
           code: 'custom',
-          message: `expected a comma list of slug=N (a runnable capability once each: ${[...runnable].join(', ')}; N 1 to 1000), got "${item}"`,
+          message: `expected a comma list of slug=N (a runnable capability once each: ${RUNNABLE_LIST}; N 1 to 1000), got "${item}"`,
         });
         return z.NEVER;
       }
@@ -35,21 +53,16 @@ const slots = z
     return parsed;
   });
 
-/** WORKER_CAPABILITIES: runnable capabilities of the catalog, each once; empty means all. */
+/** WORKER_CAPABILITIES: runnable capabilities, each once; empty means all. */
 const capabilityList = z
   .string()
   .default('')
   .transform((text, ctx) => {
-    const runnable = new Set(runnableCapabilities(CAPABILITIES).map((capability) => capability.slug));
-    const named = text
-      .split(',')
-      .map((part) => part.trim())
-      .filter((part) => part !== '');
-    const bad = named.filter((slug, i) => !runnable.has(slug) || named.indexOf(slug) !== i);
-    if (bad.length > 0) {
+    const named = commaItems(text);
+    if (named.some((slug, i) => !RUNNABLE_RUNTIMES.has(slug) || named.indexOf(slug) !== i)) {
       ctx.addIssue({
         code: 'custom',
-        message: `expected a comma list of runnable capabilities, each once (${[...runnable].join(', ')}), got "${text}"`,
+        message: `expected a comma list of runnable capabilities, each once (${RUNNABLE_LIST}), got "${text}"`,
       });
       return z.NEVER;
     }
@@ -64,14 +77,7 @@ const runtimes = z
   .string()
   .default('node')
   .transform((text, ctx) => {
-    const names = [
-      ...new Set(
-        text
-          .split(',')
-          .map((name) => name.trim())
-          .filter((name) => name !== ''),
-      ),
-    ];
+    const names = [...new Set(commaItems(text))];
     const bad = names.filter((name) => !RUNTIME_PATTERN.test(name));
     if (names.length === 0 || bad.length > 0) {
       ctx.addIssue({
@@ -143,7 +149,7 @@ export const WorkerEnv = z
   .superRefine((env, ctx) => {
     // A capability the worker is told to serve must be of a runtime it serves.
     for (const slug of env.WORKER_CAPABILITIES) {
-      const runtime = runnableCapabilities(CAPABILITIES).find((c) => c.slug === slug)?.execution.runtime;
+      const runtime = RUNNABLE_RUNTIMES.get(slug);
       if (runtime !== undefined && !env.WORKER_RUNTIMES.includes(runtime)) {
         ctx.addIssue({
           code: 'custom',

@@ -50,6 +50,7 @@ defineService({
     };
     // What it serves: the capabilities of its runtimes, or of those the ones it is told (a pool).
     const serves = { runtimes: env.WORKER_RUNTIMES, capabilities: env.WORKER_CAPABILITIES };
+    const announcedSlots = servedSlots(serves, slots);
     const heartbeat = await startHeartbeat({
       presence: createWorkerPresence(bus),
       heldRuns: () => activeRuns.ids(),
@@ -58,7 +59,7 @@ defineService({
       runtimes: env.WORKER_RUNTIMES,
       hostname: hostname(),
       pid: process.pid,
-      slots: servedSlots(serves, slots),
+      slots: announcedSlots,
     });
     const cancelRequests = subscribeCancelRequests(bus, activeRuns, logger);
     // Subscribed before the first job starts, unless Redis is down: then start anyway (the
@@ -87,7 +88,7 @@ defineService({
     });
     // Before the announcement line: a reader of it finds /healthz and /readyz answering.
     const health = await startHealthServer();
-    logger.info({ runtimes: env.WORKER_RUNTIMES, slots: servedSlots(serves, slots) }, 'worker announced');
+    logger.info({ runtimes: env.WORKER_RUNTIMES, slots: announcedSlots }, 'worker announced');
     return [
       // What the handlers hold (a browser, say): after the consumers, before the bus.
       { name: 'capability handlers', close: () => jobs.closeHandlers() },

@@ -39,7 +39,7 @@ export function timedOutError(service: string, timeoutMs: number): ServiceUnavai
  * request's deadline: worded without "<name> service", so that it does not blame a service that was
  * up (the 503 of a request that waited in a restarted service's queue, say, names no one else).
  */
-export function deadlineSpentError(service: string, timeoutMs: number): ServiceUnavailableError {
+function deadlineSpentError(service: string, timeoutMs: number): ServiceUnavailableError {
   return new ServiceUnavailableError(
     `out of time: the request's deadline passed during a call to the ${service}, ${timeoutMs} ms after it was made`,
   );

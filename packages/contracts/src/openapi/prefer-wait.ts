@@ -28,3 +28,4 @@ export const PreferenceAppliedHeader = z.object({
     .optional()
     .describe('`wait=N`: the request waited up to N seconds for the run to end (its Prefer: wait, bounded).'),
 });
+export type PreferenceApplied = z.infer<typeof PreferenceAppliedHeader>;

@@ -1,4 +1,4 @@
-import { isTerminalRunState, PREFER_WAIT_MAX_SECONDS, type RunRecord } from '@svc/contracts';
+import { PREFER_WAIT_MAX_SECONDS, type PreferenceApplied, type RunRecord } from '@svc/contracts';
 import parsePreferHeader from 'parse-prefer-header';
 import type { RunWaiting } from './run-waiter';
 
@@ -15,10 +15,10 @@ export function preferredWaitSeconds(prefer: string | undefined): number | undef
   return seconds > 0 ? Math.min(seconds, PREFER_WAIT_MAX_SECONDS) : undefined;
 }
 
-/** A request's wait, once it has been honoured: the seconds, and the answer's header that says so. */
+/** The run after the request's wait, and the answer's header that says the wait was honoured. */
 export interface AppliedWait {
   readonly run: RunRecord;
-  readonly headers: { 'Preference-Applied'?: string };
+  readonly headers: PreferenceApplied;
 }
 
 /**
@@ -36,7 +36,7 @@ export async function waitAsPreferred(
 ): Promise<AppliedWait> {
   const seconds = preferredWaitSeconds(prefer);
   if (seconds === undefined) return { run, headers: {} };
-  const headers = { 'Preference-Applied': `wait=${seconds}` };
-  if (isTerminalRunState(run.status)) return { run, headers };
-  return { run: await waiter.wait(clientId, run, { timeoutMs: seconds * 1_000, signal }), headers };
+  // RunWaiter answers a run already finished at once.
+  const waited = await waiter.wait(clientId, run, { timeoutMs: seconds * 1_000, signal });
+  return { run: waited, headers: { 'Preference-Applied': `wait=${seconds}` } };
 }

@@ -4,6 +4,7 @@ import {
   isTerminalRunState,
   type OperationAnswer,
   operationPath,
+  type PreferenceApplied,
   type RunRecord,
   RunStartResponse,
   RunStatusResponse,
@@ -49,7 +50,7 @@ export function runStatusBody(run: RunRecord): RunStatusResponse {
 /** `extra`: headers every answer carries (Preference-Applied, when the request's wait was honoured). */
 export function runStartAnswer(
   started: StartedRun,
-  extra: { 'Preference-Applied'?: string } = {},
+  extra: PreferenceApplied = {},
 ): AnswerOf<'runCapability'> {
   const { run } = started;
   const body = checkedBody(
